@@ -1,0 +1,40 @@
+"""The rules engine: pure Python, no Flask, no database, no I/O.
+
+A game is its record of rounds; everything else is derived by :func:`replay`::
+
+    record = GameRecord.from_json(data)      # RecordError on a malformed record
+    standings = replay(record)               # RecordError on a broken rule
+    standings.to_json()                      # the standings of game-record.md
+"""
+
+from .cards import count_hand
+from .errors import RecordError
+from .money import Cents, Entry, format_cents, split_pot
+from .record import GAME_FORMAT, GameRecord, PlayerSpec, Round, name_key, parse_round
+from .replay import NextRound, PlayerStanding, Pot, Standings, replay
+from .settings import Settings
+from .settlement import (
+    NIGHT_FORMAT,
+    Settlement,
+    Transfer,
+    fewest_transfers,
+    parse_night,
+    settle,
+    settle_night,
+)
+from .state import Event, RoundResult
+from .variants import CONTRACTS, VARIANTS, DeckAdvice, Variant, get_variant
+
+
+def load_game(data: object) -> Standings:
+    """Parse and replay a decoded JSON game record in one step."""
+    return replay(GameRecord.from_json(data))
+
+
+__all__ = [
+    "CONTRACTS", "GAME_FORMAT", "NIGHT_FORMAT", "VARIANTS", "Cents", "DeckAdvice", "Entry",
+    "Event", "GameRecord", "NextRound", "PlayerSpec", "PlayerStanding", "Pot", "RecordError",
+    "Round", "RoundResult", "Settings", "Settlement", "Standings", "Transfer", "Variant",
+    "count_hand", "fewest_transfers", "format_cents", "get_variant", "load_game", "name_key",
+    "parse_night", "parse_round", "replay", "settle", "settle_night", "split_pot",
+]

@@ -1,0 +1,338 @@
+"""The game record (``scorekeeper-game/1``): parsed into typed objects at the edge.
+
+A record holds what the score keeper entered and nothing derived. Parsing checks its
+shape and everything that does not need the game's state (names, card codes, keys of the
+wrong variant); :func:`scorekeeper.rules.replay` checks the rest while it folds the rounds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .cards import MAX_CARDS_IN_HAND, normalise_code, parse_flipped_card
+from .errors import RecordError
+from .settings import MAX_POINTS, Settings
+
+GAME_FORMAT = "scorekeeper-game/1"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 20
+MAX_NAME_LENGTH = 40
+MAX_ROUNDS = 2000
+MAX_HAND_POINTS = 9999
+
+Hand = int | tuple[str, ...]
+
+_ROUND_KEYS = {"went_out", "hands", "wild", "going_rummy", "contracts", "drops", "joins"}
+_VARIANT_ROUND_KEYS = {
+    "wild": "vegas",
+    "drops": "vegas",
+    "joins": "vegas",
+    "going_rummy": "multiplayer",
+    "contracts": "dummy",
+}
+
+
+def name_key(name: str) -> str:
+    """Names are the same when equal case-insensitively after trimming."""
+    return " ".join(name.split()).casefold()
+
+
+def clean_name(raw: Any, *, what: str) -> str:
+    """Check a person's name: text, not blank, at most 40 characters, no control codes."""
+    if not isinstance(raw, str):
+        raise RecordError(f"{what} must be a name in quotes (got {raw!r})")
+    name = " ".join(raw.split())
+    if not name:
+        raise RecordError(f"{what} is blank: give a name")
+    if len(name) > MAX_NAME_LENGTH:
+        raise RecordError(
+            f"{what} {name[:20]!r}... is too long ({len(name)} characters, at most "
+            f"{MAX_NAME_LENGTH})"
+        )
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in raw):
+        raise RecordError(f"{what} {name!r} contains control characters")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    name: str
+    handicap: int = 0
+
+    def to_json(self) -> str | dict[str, Any]:
+        if self.handicap:
+            return {"name": self.name, "handicap": self.handicap}
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round as entered: who went out, what was left in each other hand, extras."""
+
+    went_out: str | None
+    hands: Mapping[str, Hand]
+    wild: str | None = None
+    going_rummy: bool = False
+    contracts: tuple[str, ...] = ()
+    drops: tuple[str, ...] = ()
+    joins: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "went_out": self.went_out,
+            "hands": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.hands.items()},
+        }
+        if self.wild is not None:
+            out["wild"] = self.wild
+        if self.going_rummy:
+            out["going_rummy"] = True
+        if self.contracts:
+            out["contracts"] = list(self.contracts)
+        if self.drops:
+            out["drops"] = list(self.drops)
+        if self.joins:
+            out["joins"] = list(self.joins)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    variant: str
+    settings: Settings
+    players: tuple[PlayerSpec, ...]
+    first_dealer: str
+    rounds: tuple[Round, ...] = ()
+    explicit_settings: frozenset[str] = field(default_factory=frozenset, compare=False)
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Parse a decoded JSON record; raises :class:`RecordError` on the first problem."""
+        return parse_game(data)
+
+    def to_json(self) -> dict[str, Any]:
+        from .variants import get_variant
+
+        keys = get_variant(self.variant).setting_keys
+        return {
+            "format": GAME_FORMAT,
+            "variant": self.variant,
+            "settings": self.settings.to_json(keys),
+            "players": [p.to_json() for p in self.players],
+            "first_dealer": self.first_dealer,
+            "rounds": [r.to_json() for r in self.rounds],
+        }
+
+    def with_round(self, rnd: Round) -> GameRecord:
+        return replace(self, rounds=(*self.rounds, rnd))
+
+    def with_rounds(self, rounds: Sequence[Round]) -> GameRecord:
+        return replace(self, rounds=tuple(rounds))
+
+
+def parse_game(data: Any) -> GameRecord:
+    from .variants import VARIANTS, get_variant
+
+    if not isinstance(data, Mapping):
+        raise RecordError("a game record must be a JSON object")
+    fmt = data.get("format", GAME_FORMAT)
+    if fmt != GAME_FORMAT:
+        raise RecordError(f"format must be {GAME_FORMAT!r} (got {fmt!r})")
+    unknown = set(data) - {"format", "variant", "settings", "players", "first_dealer", "rounds"}
+    if unknown:
+        raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the game record")
+    variant_name = data.get("variant")
+    if variant_name not in VARIANTS:
+        raise RecordError(
+            f"unknown variant {variant_name!r}: use one of {', '.join(VARIANTS)}",
+            field="variant",
+        )
+    variant = get_variant(variant_name)
+    raw_settings = data.get("settings") or {}
+    settings = variant.parse_settings(raw_settings)
+
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list):
+        raise RecordError("players must be a list of names in seat order", field="players")
+    if len(raw_players) < MIN_PLAYERS:
+        raise RecordError(
+            f"a game needs at least {MIN_PLAYERS} players (got {len(raw_players)})",
+            field="players",
+        )
+    if len(raw_players) > MAX_PLAYERS:
+        raise RecordError(
+            f"a game takes at most {MAX_PLAYERS} players (got {len(raw_players)})",
+            field="players",
+        )
+    players: list[PlayerSpec] = []
+    seen: dict[str, str] = {}
+    for i, raw in enumerate(raw_players, 1):
+        handicap: Any = 0
+        if isinstance(raw, Mapping):
+            extra = set(raw) - {"name", "handicap"}
+            if extra:
+                raise RecordError(f"player {i}: unknown key {sorted(extra)[0]!r}")
+            handicap = raw.get("handicap", 0)
+            raw = raw.get("name")
+        name = clean_name(raw, what=f"player {i}")
+        if name_key(name) in seen:
+            raise RecordError(
+                f"two players are called {seen[name_key(name)]!r} (names must differ, "
+                "ignoring capitals)",
+                player=name,
+                field="players",
+            )
+        seen[name_key(name)] = name
+        if isinstance(handicap, bool) or not isinstance(handicap, int) or handicap < 0:
+            raise RecordError(
+                f"{name}'s handicap must be a whole number of points, 0 or more "
+                f"(got {handicap!r})",
+                player=name,
+            )
+        variant.check_handicap(name, handicap, settings)
+        players.append(PlayerSpec(name, handicap))
+
+    first_dealer = data.get("first_dealer")
+    if first_dealer is None:
+        first_dealer = players[0].name
+    else:
+        if not isinstance(first_dealer, str) or name_key(first_dealer) not in seen:
+            raise RecordError(
+                f"first_dealer {first_dealer!r} is not one of the players", field="first_dealer"
+            )
+        first_dealer = seen[name_key(first_dealer)]
+
+    raw_rounds = data.get("rounds", [])
+    if not isinstance(raw_rounds, list):
+        raise RecordError("rounds must be a list", field="rounds")
+    if len(raw_rounds) > MAX_ROUNDS:
+        raise RecordError(f"a game holds at most {MAX_ROUNDS} rounds (got {len(raw_rounds)})")
+    rounds = tuple(
+        parse_round(raw, number=i, variant=variant_name, card_codes=variant.card_codes)
+        for i, raw in enumerate(raw_rounds, 1)
+    )
+    return GameRecord(
+        variant=variant_name,
+        settings=settings,
+        players=tuple(players),
+        first_dealer=first_dealer,
+        rounds=rounds,
+        explicit_settings=frozenset(raw_settings) if isinstance(raw_settings, Mapping)
+        else frozenset(),
+    )
+
+
+def parse_hand(raw: Any, *, number: int, player: str, card_codes: frozenset[str]) -> Hand:
+    """A hand is points (a whole number >= 0) or a list of card codes."""
+    if isinstance(raw, bool):
+        raw = repr(raw)
+    if isinstance(raw, int):
+        if raw < 0:
+            raise RecordError(
+                f"{player}'s hand must be 0 points or more (got {raw})",
+                round=number, player=player, field="hands",
+            )
+        if raw > MAX_HAND_POINTS:
+            raise RecordError(
+                f"{player}'s hand of {raw} points is more than any hand can hold "
+                f"(at most {MAX_HAND_POINTS})",
+                round=number, player=player, field="hands",
+            )
+        return raw
+    if isinstance(raw, list):
+        if len(raw) > MAX_CARDS_IN_HAND:
+            raise RecordError(
+                f"{player}'s hand lists {len(raw)} cards (at most {MAX_CARDS_IN_HAND})",
+                round=number, player=player, field="hands",
+            )
+        cards: list[str] = []
+        for code in raw:
+            card = normalise_code(code) if isinstance(code, str) else None
+            if card not in card_codes:
+                raise RecordError(
+                    f"{player}'s hand has an unknown card {code!r} "
+                    f"(use {' '.join(sorted(card_codes, key=_card_order))})",
+                    round=number, player=player, field="hands",
+                )
+            cards.append(card)
+        return tuple(cards)
+    raise RecordError(
+        f"{player}'s hand must be a whole number of points or a list of cards (got {raw!r})",
+        round=number, player=player, field="hands",
+    )
+
+
+def _card_order(code: str) -> int:
+    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK", "W"]
+    return order.index(code)
+
+
+def _names(raw: Any, *, number: int, key: str) -> tuple[str, ...]:
+    if not isinstance(raw, list):
+        raise RecordError(f"{key} must be a list of names", round=number, field=key)
+    names = tuple(clean_name(n, what=f"a name in {key}") for n in raw)
+    keys = [name_key(n) for n in names]
+    if len(set(keys)) != len(keys):
+        raise RecordError(f"{key} names someone twice", round=number, field=key)
+    return names
+
+
+def parse_round(
+    raw: Any, *, number: int, variant: str, card_codes: frozenset[str]
+) -> Round:
+    if not isinstance(raw, Mapping):
+        raise RecordError("a round must be an object with went_out and hands", round=number)
+    unknown = set(raw) - _ROUND_KEYS
+    if unknown:
+        raise RecordError(f"unknown key {sorted(unknown)[0]!r}", round=number)
+    for key, owner in _VARIANT_ROUND_KEYS.items():
+        if key in raw and owner != variant and raw[key] not in (None, [], False):
+            raise RecordError(f"{key} is only recorded in {owner}, not in {variant}",
+                              round=number, field=key)
+    if "went_out" not in raw:
+        raise RecordError(
+            "went_out is missing: give the player who went out, or null if nobody did",
+            round=number, field="went_out",
+        )
+    went_out = raw["went_out"]
+    if went_out is not None:
+        went_out = clean_name(went_out, what="went_out")
+    hands_raw = raw.get("hands")
+    if not isinstance(hands_raw, Mapping):
+        raise RecordError("hands must be an object of player names and hands", round=number,
+                          field="hands")
+    hands: dict[str, Hand] = {}
+    seen: set[str] = set()
+    for player, hand in hands_raw.items():
+        player = clean_name(player, what="a name in hands")
+        if name_key(player) in seen:
+            raise RecordError(f"two hands are given for {player}", round=number, player=player)
+        seen.add(name_key(player))
+        hands[player] = parse_hand(hand, number=number, player=player, card_codes=card_codes)
+    wild = raw.get("wild")
+    if wild is not None:
+        card = parse_flipped_card(wild) if isinstance(wild, str) else None
+        if card is None:
+            raise RecordError(
+                f"wild {wild!r} is not a card: write the rank and suit, such as 7C or QH, "
+                "or JK for a joker",
+                round=number, field="wild",
+            )
+        wild = card
+    going_rummy = raw.get("going_rummy", False)
+    if not isinstance(going_rummy, bool):
+        raise RecordError("going_rummy must be true or false", round=number,
+                          field="going_rummy")
+    if going_rummy and went_out is None:
+        raise RecordError("going_rummy needs the player who went out", round=number,
+                          field="going_rummy")
+    contracts = _names(raw.get("contracts", []), number=number, key="contracts")
+    drops = _names(raw.get("drops", []), number=number, key="drops")
+    joins = _names(raw.get("joins", []), number=number, key="joins")
+    return Round(went_out, hands, wild, going_rummy, contracts, drops, joins)
+
+
+__all__ = ["GAME_FORMAT", "MAX_POINTS", "GameRecord", "Hand", "PlayerSpec", "Round",
+           "clean_name", "name_key", "parse_game", "parse_round"]

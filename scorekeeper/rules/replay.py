@@ -1,0 +1,269 @@
+"""The replay: a game record folded, round by round, into standings.
+
+Like a chess board derived from its move stack, nothing here is stored: totals, expiries,
+dealer, winners and the pot all come from replaying the record. The replay is also the
+validator of everything that depends on the game's state (who is in the game, who may
+drop, whether the game has ended), so a record that replays is a record that is valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import count_hand
+from .errors import RecordError
+from .money import Entry, split_pot
+from .record import GameRecord, Hand, Round, name_key
+from .state import GameState, PlayerState, RoundResult
+from .variants import ALL_CONTRACTS_DONE, DeckAdvice, Variant, get_variant
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStanding:
+    name: str
+    seat: int
+    total: int
+    scores: tuple[int | None, ...]
+    in_contention: bool
+    expiries: int
+    contract: int | None
+    place: int
+    joined_round: int
+    dropped_round: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "total": self.total, "scores": list(self.scores),
+            "in_contention": self.in_contention, "expiries": self.expiries,
+            "contract": self.contract, "place": self.place,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    number: int
+    dealer: str
+    starts: str
+    cards_per_player: int
+    wild: list[str] | None
+    multiplier: int
+    contracts: dict[str, int] | None
+    label: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "dealer": self.dealer, "starts": self.starts,
+            "cards_per_player": self.cards_per_player, "wild": self.wild,
+            "multiplier": self.multiplier, "contracts": self.contracts,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    currency: str
+    total: int  # what the pot holds now, in cents
+    paid_in: int  # everything ever paid in, in cents
+    entries: tuple[Entry, ...]
+    balances: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "currency": self.currency, "total": self.total,
+            "entries": [e.to_json() for e in self.entries], "balances": dict(self.balances),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    record: GameRecord
+    variant: Variant
+    finished: bool
+    winners: tuple[str, ...]
+    players: tuple[PlayerStanding, ...]
+    groups: tuple[tuple[str, ...], ...]
+    next_round: NextRound | None
+    pot: Pot
+    rounds: tuple[RoundResult, ...] = field(repr=False)
+
+    @property
+    def rounds_played(self) -> int:
+        return len(self.rounds)
+
+    @property
+    def ranking(self) -> list[str]:
+        return [name for group in self.groups for name in group]
+
+    def player(self, name: str) -> PlayerStanding:
+        key = name_key(name)
+        return next(p for p in self.players if name_key(p.name) == key)
+
+    @property
+    def deck_advice(self) -> DeckAdvice:
+        playing = sum(1 for p in self.players if p.in_contention)
+        return self.variant.deck_advice(playing, self.record.settings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.record.variant,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "rounds_played": self.rounds_played,
+            "players": [p.to_json() for p in self.players],
+            "ranking": self.ranking,
+            "next_round": self.next_round.to_json() if self.next_round else None,
+            "pot": self.pot.to_json(),
+        }
+
+
+def replay(record: GameRecord) -> Standings:
+    """Fold the record's rounds into standings; raises RecordError on a broken rule."""
+    variant = get_variant(record.variant)
+    settings = record.settings
+    state = GameState(
+        players=[PlayerState(p.name, seat, p.handicap) for seat, p in enumerate(record.players)]
+    )
+    for p in state.players:
+        variant.pay_at_start(state, p, settings)
+    first_dealer = state.player(record.first_dealer)
+    assert first_dealer is not None
+
+    for number, rnd in enumerate(record.rounds, 1):
+        if state.finished:
+            raise RecordError(
+                f"the game already ended after round {number - 1}; a finished game takes "
+                "no more rounds", round=number)
+        state.pending_events = []
+        variant.start_round(state, rnd, number, settings)
+        dealer = first_dealer if number == 1 else state.next_active_seat(state.dealer_seat)
+        state.dealer_seat = dealer.seat
+        went_out = _went_out(state, variant, rnd, number)
+        values = variant.card_values(number, settings)
+        hands = {
+            name: hand if isinstance(hand, int) else count_hand(hand, values)
+            for name, hand in _hands(state, rnd, went_out, number).items()
+        }
+        scores = variant.score(went_out, hands, rnd, number)
+        for p in state.players:
+            score = scores.get(p.name) if p.in_contention else None
+            p.scores.append(score)
+            if score is not None:
+                p.total += score
+        result = RoundResult(
+            number=number, dealer=dealer.name, went_out=went_out, scores=scores,
+            hands=hands, totals={}, multiplier=variant.multiplier(number), wild=rnd.wild,
+            events=state.pending_events,
+        )
+        variant.end_round(state, rnd, result, settings)
+        result.totals = {p.name: p.total for p in state.players if p.scores[-1] is not None}
+        state.rounds.append(result)
+
+    groups = variant.ranking(state)
+    if state.finished and state.rounds:
+        payouts = split_pot(
+            state.pot_cents,
+            settings.pot_split,
+            variant.payout_groups(state, groups),
+            runner_up_to_third_cents=variant.runner_up_to_third_cents(settings),
+        )
+        last = state.rounds_played
+        for p in state.players:  # seat order keeps the ledger's order stable
+            state.pay_out(p.name, payouts.get(p.name, 0), "payout", last)
+    return _standings(record, variant, state, groups)
+
+
+def _went_out(state: GameState, variant: Variant, rnd: Round, number: int) -> str | None:
+    if rnd.went_out is None:
+        if not variant.nobody_out_allowed:
+            raise RecordError(f"someone must go out in {variant.title}: give went_out",
+                              round=number, field="went_out")
+        return None
+    p = state.player(rnd.went_out)
+    if p is None or not p.in_contention:
+        raise RecordError(f"{rnd.went_out} went out but is not in the game", round=number,
+                          player=rnd.went_out, field="went_out")
+    return p.name
+
+
+def _hands(state: GameState, rnd: Round, went_out: str | None, number: int) -> dict[str, Hand]:
+    given: dict[str, Hand] = {}
+    for raw_name, hand in rnd.hands.items():
+        p = state.player(raw_name)
+        if p is None:
+            raise RecordError(f"a hand is given for {raw_name}, who is not a player in this "
+                              "game", round=number, player=raw_name, field="hands")
+        if not p.in_contention:
+            raise RecordError(f"a hand is given for {p.name}, who dropped out in round "
+                              f"{p.dropped_round}", round=number, player=p.name, field="hands")
+        if p.name == went_out:
+            raise RecordError(f"{p.name} went out, so no hand is given for {p.name}",
+                              round=number, player=p.name, field="hands")
+        given[p.name] = hand
+    ordered: dict[str, Hand] = {}
+    for p in state.active:
+        if p.name == went_out:
+            continue
+        if p.name not in given:
+            raise RecordError(f"no hand given for {p.name}", round=number, player=p.name,
+                              field="hands")
+        ordered[p.name] = given[p.name]
+    return ordered
+
+
+def _standings(record: GameRecord, variant: Variant, state: GameState,
+               groups: list[list[str]]) -> Standings:
+    places: dict[str, int] = {}
+    place = 1
+    for group in groups:
+        for name in group:
+            places[name] = place
+        place += len(group)
+    is_dummy = variant.name == "dummy"
+    players = tuple(
+        PlayerStanding(
+            name=p.name, seat=p.seat, total=p.total, scores=tuple(p.scores),
+            in_contention=p.in_contention, expiries=p.expiries,
+            contract=p.contract if is_dummy else None, place=places[p.name],
+            joined_round=p.joined_round, dropped_round=p.dropped_round,
+        )
+        for p in state.players
+    )
+    balances: dict[str, int] = {p.name: 0 for p in state.players}
+    for e in state.entries:
+        balances[e.player] += e.amount
+    pot = Pot(
+        currency=record.settings.currency,
+        total=state.pot_cents,
+        paid_in=-sum(e.amount for e in state.entries if e.amount < 0),
+        entries=tuple(state.entries),
+        balances=balances,
+    )
+    return Standings(
+        record=record, variant=variant, finished=state.finished,
+        winners=tuple(state.winners), players=players,
+        groups=tuple(tuple(g) for g in groups),
+        next_round=None if state.finished else _next_round(record, variant, state),
+        pot=pot, rounds=tuple(state.rounds),
+    )
+
+
+def _next_round(record: GameRecord, variant: Variant, state: GameState) -> NextRound:
+    number = state.rounds_played + 1
+    if number == 1:
+        dealer = state.player(record.first_dealer)
+        assert dealer is not None
+    else:
+        dealer = state.next_active_seat(state.dealer_seat)
+    starts = state.next_active_seat(dealer.seat)
+    contracts: Mapping[str, int] | None = None
+    if variant.name == "dummy":
+        contracts = {p.name: p.contract for p in state.players}
+        assert all(c < ALL_CONTRACTS_DONE for c in contracts.values())
+    return NextRound(
+        number=number, dealer=dealer.name, starts=starts.name,
+        cards_per_player=variant.cards_per_player(number, len(state.active), record.settings),
+        wild=variant.wild(number), multiplier=variant.multiplier(number),
+        contracts=dict(contracts) if contracts is not None else None,
+        label=variant.round_label(number),
+    )

@@ -1,0 +1,197 @@
+"""A card night: the games' balances netted per person, and the fewest transfers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import RecordError
+from .money import format_cents
+from .record import GameRecord, name_key
+from .replay import Standings, replay
+
+NIGHT_FORMAT = "scorekeeper-night/1"
+EXACT_LIMIT = 16  # people with a balance; beyond this the split into groups is greedy
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    payer: str
+    payee: str
+    amount: int  # cents, > 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.payer, "to": self.payee, "amount": self.amount}
+
+    def sentence(self, currency: str = "USD") -> str:
+        return f"{self.payer} pays {self.payee} {format_cents(self.amount, currency)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    currency: str
+    people: dict[str, int]
+    transfers: tuple[Transfer, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"people": dict(self.people), "transfers": [t.to_json() for t in self.transfers]}
+
+
+def net_by_person(balances: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """Sum balances per person; a person is the same across games when names match."""
+    people: dict[str, int] = {}
+    names: dict[str, str] = {}
+    for game in balances:
+        for name, amount in game.items():
+            shown = names.setdefault(name_key(name), name)
+            people[shown] = people.get(shown, 0) + amount
+    return people
+
+
+def fewest_transfers(people: Mapping[str, int]) -> list[Transfer]:
+    """Transfers that settle every balance, as few as possible.
+
+    The fewest transfers is the number of people with a balance minus the largest number
+    of groups they split into whose balances each add up to zero (each group of k settles
+    in k - 1 transfers). The split is searched exactly over subsets for up to 16 people
+    with a balance, and otherwise found greedily (exact pairs first): never more than
+    people - 1 transfers either way.
+    """
+    if sum(people.values()) != 0:
+        raise RecordError(
+            f"the balances do not settle: they add up to {sum(people.values())} cents, not 0"
+        )
+    open_ = sorted((n, a) for n, a in people.items() if a)
+    groups = _zero_sum_groups(open_) if len(open_) <= EXACT_LIMIT else _greedy_groups(open_)
+    transfers: list[Transfer] = []
+    for group in groups:
+        transfers.extend(_settle_group(group))
+    return transfers
+
+
+def _zero_sum_groups(items: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
+    n = len(items)
+    if n == 0:
+        return []
+    size = 1 << n
+    sums = [0] * size
+    for mask in range(1, size):
+        low = (mask & -mask).bit_length() - 1
+        sums[mask] = sums[mask & (mask - 1)] + items[low][1]
+    # best[mask]: most zero-sum groups that the people of mask can be split into, when
+    # mask adds up to zero; built by adding one person at a time.
+    best = [0] * size
+    parent = [0] * size
+    for mask in range(1, size):
+        top = -1
+        b = 0
+        m = mask
+        while m:
+            bit = m & -m
+            if best[mask ^ bit] > b or top < 0:
+                b = best[mask ^ bit]
+                top = bit
+            m ^= bit
+        best[mask] = b + (1 if sums[mask] == 0 else 0)
+        parent[mask] = top
+    order: list[int] = []
+    mask = size - 1
+    while mask:
+        bit = parent[mask]
+        order.append(bit.bit_length() - 1)
+        mask ^= bit
+    order.reverse()  # the order in which people were added
+    groups: list[list[tuple[str, int]]] = []
+    current: list[tuple[str, int]] = []
+    running = 0
+    for i in order:
+        current.append(items[i])
+        running += items[i][1]
+        if running == 0:
+            groups.append(current)
+            current = []
+    assert not current
+    return groups
+
+
+def _greedy_groups(items: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
+    groups: list[list[tuple[str, int]]] = []
+    rest = list(items)
+    by_amount: dict[int, list[tuple[str, int]]] = {}
+    for item in rest:
+        by_amount.setdefault(item[1], []).append(item)
+    paired: set[str] = set()
+    for name, amount in items:
+        if name in paired or amount <= 0:
+            continue
+        for other in by_amount.get(-amount, []):
+            if other[0] not in paired:
+                groups.append([(name, amount), other])
+                paired.update({name, other[0]})
+                break
+    remaining = [i for i in items if i[0] not in paired]
+    if remaining:
+        groups.append(remaining)
+    return groups
+
+
+def _settle_group(group: list[tuple[str, int]]) -> list[Transfer]:
+    """k people whose balances add up to zero settle in at most k - 1 transfers."""
+    owe = {n: -a for n, a in group if a < 0}
+    get = {n: a for n, a in group if a > 0}
+    transfers: list[Transfer] = []
+    while owe:
+        payer = max(owe, key=lambda n: (owe[n], n))
+        payee = max(get, key=lambda n: (get[n], n))
+        amount = min(owe[payer], get[payee])
+        transfers.append(Transfer(payer, payee, amount))
+        for book, name in ((owe, payer), (get, payee)):
+            book[name] -= amount
+            if not book[name]:
+                del book[name]
+    return transfers
+
+
+def settle(standings: Iterable[Standings], currency: str = "USD") -> Settlement:
+    """Settle finished games (an unfinished game's pot has not been paid out)."""
+    games = list(standings)
+    for i, s in enumerate(games, 1):
+        if not s.finished:
+            raise RecordError(
+                f"game {i} ({s.variant.title}) is not finished: its pot of "
+                f"{format_cents(s.pot.total, s.pot.currency)} has not been paid out"
+            )
+        if s.pot.currency != currency:
+            raise RecordError(
+                f"game {i} is played in {s.pot.currency} but the night in {currency}"
+            )
+    people = net_by_person(s.pot.balances for s in games)
+    return Settlement(currency, people, tuple(fewest_transfers(people)))
+
+
+def parse_night(data: Any) -> tuple[str, list[Standings]]:
+    """Parse and replay a night record: its currency and each game's standings."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a night record must be a JSON object")
+    if data.get("format") != NIGHT_FORMAT:
+        raise RecordError(f"format must be {NIGHT_FORMAT!r} (got {data.get('format')!r})")
+    unknown = set(data) - {"format", "currency", "games", "name", "date"}
+    if unknown:
+        raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the night record")
+    currency = data.get("currency", "USD")
+    games = data.get("games")
+    if not isinstance(games, list):
+        raise RecordError("games must be a list of game records")
+    standings = []
+    for i, game in enumerate(games, 1):
+        try:
+            standings.append(replay(GameRecord.from_json(game)))
+        except RecordError as exc:
+            raise RecordError(f"game {i}: {exc}") from exc
+    return currency, standings
+
+
+def settle_night(data: Any) -> Settlement:
+    currency, standings = parse_night(data)
+    return settle(standings, currency)

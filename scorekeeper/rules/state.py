@@ -1,0 +1,110 @@
+"""What a replay knows after each round; the variants' hooks read and change it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .money import PAYMENTS_IN, Entry, EntryKind
+from .record import name_key
+
+EventKind = Literal["join", "expire", "rebuy", "drop", "contract", "going_rummy", "dime"]
+
+
+@dataclass(slots=True)
+class PlayerState:
+    name: str
+    seat: int
+    total: int
+    scores: list[int | None] = field(default_factory=list)
+    in_contention: bool = True
+    expiries: int = 0
+    contract: int = 1  # dummy: the contract being worked on; 13 once all twelve are laid
+    joined_round: int = 0  # 0: from the start
+    dropped_round: int | None = None
+
+    @property
+    def contracts_done(self) -> int:
+        return self.contract - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened to a player in a round, shown in their cell on the sheet.
+
+    ``value`` is points (expire: the total reached; rebuy: the reset total; join: the
+    starting total; contract: the contract laid down) and ``amount_cents`` what was paid
+    (a payment into the pot is negative, as in the ledger).
+    """
+
+    kind: EventKind
+    player: str
+    value: int | None = None
+    amount_cents: int | None = None
+
+
+@dataclass(slots=True)
+class RoundResult:
+    number: int
+    dealer: str
+    went_out: str | None
+    scores: dict[str, int]
+    hands: dict[str, int]  # the hand values counted, before any multiplier
+    totals: dict[str, int]  # after the round, resets included
+    multiplier: int = 1
+    wild: str | None = None
+    events: list[Event] = field(default_factory=list)
+
+    def events_for(self, player: str) -> list[Event]:
+        return [e for e in self.events if e.player == player]
+
+
+@dataclass(slots=True)
+class GameState:
+    players: list[PlayerState]
+    entries: list[Entry] = field(default_factory=list)
+    rounds: list[RoundResult] = field(default_factory=list)
+    finished: bool = False
+    winners: list[str] = field(default_factory=list)
+    dealer_seat: int | None = None  # seat of the last round's dealer
+    pending_events: list[Event] = field(default_factory=list)  # before the round's result
+
+    def player(self, name: str) -> PlayerState | None:
+        key = name_key(name)
+        for p in self.players:
+            if name_key(p.name) == key:
+                return p
+        return None
+
+    @property
+    def active(self) -> list[PlayerState]:
+        """Players in the game (in contention), in seat order."""
+        return [p for p in self.players if p.in_contention]
+
+    @property
+    def rounds_played(self) -> int:
+        return len(self.rounds)
+
+    @property
+    def pot_cents(self) -> int:
+        return -sum(e.amount for e in self.entries)
+
+    def pay_in(self, player: str, amount: int, kind: EntryKind, round_number: int) -> None:
+        assert kind in PAYMENTS_IN
+        if amount:
+            self.entries.append(Entry(player, -amount, kind, round_number))
+
+    def pay_out(self, player: str, amount: int, kind: EntryKind, round_number: int) -> None:
+        assert kind not in PAYMENTS_IN
+        if amount:
+            self.entries.append(Entry(player, amount, kind, round_number))
+
+    def next_active_seat(self, after_seat: int | None) -> PlayerState:
+        """The next player in the game clockwise after ``after_seat``."""
+        active = self.active
+        if after_seat is None:
+            return active[0]
+        for p in active:
+            if p.seat > after_seat:
+                return p
+        return active[0]
