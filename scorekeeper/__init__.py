@@ -86,5 +86,5 @@ def _sqlalchemy_url(url: str) -> str:
     """Accept the common ``postgres://`` spelling and use psycopg 3 for PostgreSQL."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url

@@ -20,8 +20,9 @@ def _read_json(stream: Any) -> Any:
     try:
         return json.load(stream)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column "
-                          f"{exc.colno}") from exc
+        raise RecordError(
+            f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from exc
     except UnicodeDecodeError as exc:
         raise RecordError("not a text file: a record is JSON in UTF-8") from exc
 

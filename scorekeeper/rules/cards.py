@@ -9,9 +9,20 @@ RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J"
 JOKER = "JK"
 WILD = "W"  # Vegas: the card flipped after the deal
 RANK_NAMES: dict[str, str] = {
-    "A": "Aces", "2": "Twos", "3": "Threes", "4": "Fours", "5": "Fives", "6": "Sixes",
-    "7": "Sevens", "8": "Eights", "9": "Nines", "10": "Tens", "J": "Jacks", "Q": "Queens",
-    "K": "Kings", "JK": "Jokers",
+    "A": "Aces",
+    "2": "Twos",
+    "3": "Threes",
+    "4": "Fours",
+    "5": "Fives",
+    "6": "Sixes",
+    "7": "Sevens",
+    "8": "Eights",
+    "9": "Nines",
+    "10": "Tens",
+    "J": "Jacks",
+    "Q": "Queens",
+    "K": "Kings",
+    "JK": "Jokers",
 }
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 MAX_CARDS_IN_HAND = 60

@@ -15,7 +15,7 @@ class RecordError(ValueError):
         self,
         message: str,
         *,
-        round: int | None = None,  # noqa: A002 - the word of the table
+        round: int | None = None,
         player: str | None = None,
         field: str | None = None,
     ) -> None:

@@ -26,8 +26,12 @@ class Entry:
     round: int
 
     def to_json(self) -> dict[str, object]:
-        return {"player": self.player, "amount": self.amount, "kind": self.kind,
-                "round": self.round}
+        return {
+            "player": self.player,
+            "amount": self.amount,
+            "kind": self.kind,
+            "round": self.round,
+        }
 
 
 def format_cents(amount: int, currency: str = "USD") -> str:

@@ -7,7 +7,6 @@ wrong variant); :func:`scorekeeper.rules.replay` checks the rest while it folds 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -187,8 +186,7 @@ def parse_game(data: Any) -> GameRecord:
         seen[name_key(name)] = name
         if isinstance(handicap, bool) or not isinstance(handicap, int) or handicap < 0:
             raise RecordError(
-                f"{name}'s handicap must be a whole number of points, 0 or more "
-                f"(got {handicap!r})",
+                f"{name}'s handicap must be a whole number of points, 0 or more (got {handicap!r})",
                 player=name,
             )
         variant.check_handicap(name, handicap, settings)
@@ -219,7 +217,8 @@ def parse_game(data: Any) -> GameRecord:
         players=tuple(players),
         first_dealer=first_dealer,
         rounds=rounds,
-        explicit_settings=frozenset(raw_settings) if isinstance(raw_settings, Mapping)
+        explicit_settings=frozenset(raw_settings)
+        if isinstance(raw_settings, Mapping)
         else frozenset(),
     )
 
@@ -232,20 +231,26 @@ def parse_hand(raw: Any, *, number: int, player: str, card_codes: frozenset[str]
         if raw < 0:
             raise RecordError(
                 f"{player}'s hand must be 0 points or more (got {raw})",
-                round=number, player=player, field="hands",
+                round=number,
+                player=player,
+                field="hands",
             )
         if raw > MAX_HAND_POINTS:
             raise RecordError(
                 f"{player}'s hand of {raw} points is more than any hand can hold "
                 f"(at most {MAX_HAND_POINTS})",
-                round=number, player=player, field="hands",
+                round=number,
+                player=player,
+                field="hands",
             )
         return raw
     if isinstance(raw, list):
         if len(raw) > MAX_CARDS_IN_HAND:
             raise RecordError(
                 f"{player}'s hand lists {len(raw)} cards (at most {MAX_CARDS_IN_HAND})",
-                round=number, player=player, field="hands",
+                round=number,
+                player=player,
+                field="hands",
             )
         cards: list[str] = []
         for code in raw:
@@ -254,13 +259,17 @@ def parse_hand(raw: Any, *, number: int, player: str, card_codes: frozenset[str]
                 raise RecordError(
                     f"{player}'s hand has an unknown card {code!r} "
                     f"(use {' '.join(sorted(card_codes, key=_card_order))})",
-                    round=number, player=player, field="hands",
+                    round=number,
+                    player=player,
+                    field="hands",
                 )
             cards.append(card)
         return tuple(cards)
     raise RecordError(
         f"{player}'s hand must be a whole number of points or a list of cards (got {raw!r})",
-        round=number, player=player, field="hands",
+        round=number,
+        player=player,
+        field="hands",
     )
 
 
@@ -279,9 +288,7 @@ def _names(raw: Any, *, number: int, key: str) -> tuple[str, ...]:
     return names
 
 
-def parse_round(
-    raw: Any, *, number: int, variant: str, card_codes: frozenset[str]
-) -> Round:
+def parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[str]) -> Round:
     if not isinstance(raw, Mapping):
         raise RecordError("a round must be an object with went_out and hands", round=number)
     unknown = set(raw) - _ROUND_KEYS
@@ -289,20 +296,23 @@ def parse_round(
         raise RecordError(f"unknown key {sorted(unknown)[0]!r}", round=number)
     for key, owner in _VARIANT_ROUND_KEYS.items():
         if key in raw and owner != variant and raw[key] not in (None, [], False):
-            raise RecordError(f"{key} is only recorded in {owner}, not in {variant}",
-                              round=number, field=key)
+            raise RecordError(
+                f"{key} is only recorded in {owner}, not in {variant}", round=number, field=key
+            )
     if "went_out" not in raw:
         raise RecordError(
             "went_out is missing: give the player who went out, or null if nobody did",
-            round=number, field="went_out",
+            round=number,
+            field="went_out",
         )
     went_out = raw["went_out"]
     if went_out is not None:
         went_out = clean_name(went_out, what="went_out")
     hands_raw = raw.get("hands")
     if not isinstance(hands_raw, Mapping):
-        raise RecordError("hands must be an object of player names and hands", round=number,
-                          field="hands")
+        raise RecordError(
+            "hands must be an object of player names and hands", round=number, field="hands"
+        )
     hands: dict[str, Hand] = {}
     seen: set[str] = set()
     for player, hand in hands_raw.items():
@@ -318,21 +328,32 @@ def parse_round(
             raise RecordError(
                 f"wild {wild!r} is not a card: write the rank and suit, such as 7C or QH, "
                 "or JK for a joker",
-                round=number, field="wild",
+                round=number,
+                field="wild",
             )
         wild = card
     going_rummy = raw.get("going_rummy", False)
     if not isinstance(going_rummy, bool):
-        raise RecordError("going_rummy must be true or false", round=number,
-                          field="going_rummy")
+        raise RecordError("going_rummy must be true or false", round=number, field="going_rummy")
     if going_rummy and went_out is None:
-        raise RecordError("going_rummy needs the player who went out", round=number,
-                          field="going_rummy")
+        raise RecordError(
+            "going_rummy needs the player who went out", round=number, field="going_rummy"
+        )
     contracts = _names(raw.get("contracts", []), number=number, key="contracts")
     drops = _names(raw.get("drops", []), number=number, key="drops")
     joins = _names(raw.get("joins", []), number=number, key="joins")
     return Round(went_out, hands, wild, going_rummy, contracts, drops, joins)
 
 
-__all__ = ["GAME_FORMAT", "MAX_POINTS", "GameRecord", "Hand", "PlayerSpec", "Round",
-           "clean_name", "name_key", "parse_game", "parse_round"]
+__all__ = [
+    "GAME_FORMAT",
+    "MAX_POINTS",
+    "GameRecord",
+    "Hand",
+    "PlayerSpec",
+    "Round",
+    "clean_name",
+    "name_key",
+    "parse_game",
+    "parse_round",
+]

@@ -35,9 +35,13 @@ class PlayerStanding:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "name": self.name, "total": self.total, "scores": list(self.scores),
-            "in_contention": self.in_contention, "expiries": self.expiries,
-            "contract": self.contract, "place": self.place,
+            "name": self.name,
+            "total": self.total,
+            "scores": list(self.scores),
+            "in_contention": self.in_contention,
+            "expiries": self.expiries,
+            "contract": self.contract,
+            "place": self.place,
         }
 
 
@@ -54,9 +58,13 @@ class NextRound:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "number": self.number, "dealer": self.dealer, "starts": self.starts,
-            "cards_per_player": self.cards_per_player, "wild": self.wild,
-            "multiplier": self.multiplier, "contracts": self.contracts,
+            "number": self.number,
+            "dealer": self.dealer,
+            "starts": self.starts,
+            "cards_per_player": self.cards_per_player,
+            "wild": self.wild,
+            "multiplier": self.multiplier,
+            "contracts": self.contracts,
         }
 
 
@@ -70,8 +78,10 @@ class Pot:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "currency": self.currency, "total": self.total,
-            "entries": [e.to_json() for e in self.entries], "balances": dict(self.balances),
+            "currency": self.currency,
+            "total": self.total,
+            "entries": [e.to_json() for e in self.entries],
+            "balances": dict(self.balances),
         }
 
 
@@ -133,7 +143,9 @@ def replay(record: GameRecord) -> Standings:
         if state.finished:
             raise RecordError(
                 f"the game already ended after round {number - 1}; a finished game takes "
-                "no more rounds", round=number)
+                "no more rounds",
+                round=number,
+            )
         state.pending_events = []
         variant.start_round(state, rnd, number, settings)
         dealer = first_dealer if number == 1 else state.next_active_seat(state.dealer_seat)
@@ -151,8 +163,14 @@ def replay(record: GameRecord) -> Standings:
             if score is not None:
                 p.total += score
         result = RoundResult(
-            number=number, dealer=dealer.name, went_out=went_out, scores=scores,
-            hands=hands, totals={}, multiplier=variant.multiplier(number), wild=rnd.wild,
+            number=number,
+            dealer=dealer.name,
+            went_out=went_out,
+            scores=scores,
+            hands=hands,
+            totals={},
+            multiplier=variant.multiplier(number),
+            wild=rnd.wild,
             events=state.pending_events,
         )
         variant.end_round(state, rnd, result, settings)
@@ -176,13 +194,20 @@ def replay(record: GameRecord) -> Standings:
 def _went_out(state: GameState, variant: Variant, rnd: Round, number: int) -> str | None:
     if rnd.went_out is None:
         if not variant.nobody_out_allowed:
-            raise RecordError(f"someone must go out in {variant.title}: give went_out",
-                              round=number, field="went_out")
+            raise RecordError(
+                f"someone must go out in {variant.title}: give went_out",
+                round=number,
+                field="went_out",
+            )
         return None
     p = state.player(rnd.went_out)
     if p is None or not p.in_contention:
-        raise RecordError(f"{rnd.went_out} went out but is not in the game", round=number,
-                          player=rnd.went_out, field="went_out")
+        raise RecordError(
+            f"{rnd.went_out} went out but is not in the game",
+            round=number,
+            player=rnd.went_out,
+            field="went_out",
+        )
     return p.name
 
 
@@ -191,28 +216,42 @@ def _hands(state: GameState, rnd: Round, went_out: str | None, number: int) -> d
     for raw_name, hand in rnd.hands.items():
         p = state.player(raw_name)
         if p is None:
-            raise RecordError(f"a hand is given for {raw_name}, who is not a player in this "
-                              "game", round=number, player=raw_name, field="hands")
+            raise RecordError(
+                f"a hand is given for {raw_name}, who is not a player in this game",
+                round=number,
+                player=raw_name,
+                field="hands",
+            )
         if not p.in_contention:
-            raise RecordError(f"a hand is given for {p.name}, who dropped out in round "
-                              f"{p.dropped_round}", round=number, player=p.name, field="hands")
+            raise RecordError(
+                f"a hand is given for {p.name}, who dropped out in round {p.dropped_round}",
+                round=number,
+                player=p.name,
+                field="hands",
+            )
         if p.name == went_out:
-            raise RecordError(f"{p.name} went out, so no hand is given for {p.name}",
-                              round=number, player=p.name, field="hands")
+            raise RecordError(
+                f"{p.name} went out, so no hand is given for {p.name}",
+                round=number,
+                player=p.name,
+                field="hands",
+            )
         given[p.name] = hand
     ordered: dict[str, Hand] = {}
     for p in state.active:
         if p.name == went_out:
             continue
         if p.name not in given:
-            raise RecordError(f"no hand given for {p.name}", round=number, player=p.name,
-                              field="hands")
+            raise RecordError(
+                f"no hand given for {p.name}", round=number, player=p.name, field="hands"
+            )
         ordered[p.name] = given[p.name]
     return ordered
 
 
-def _standings(record: GameRecord, variant: Variant, state: GameState,
-               groups: list[list[str]]) -> Standings:
+def _standings(
+    record: GameRecord, variant: Variant, state: GameState, groups: list[list[str]]
+) -> Standings:
     places: dict[str, int] = {}
     place = 1
     for group in groups:
@@ -222,10 +261,16 @@ def _standings(record: GameRecord, variant: Variant, state: GameState,
     is_dummy = variant.name == "dummy"
     players = tuple(
         PlayerStanding(
-            name=p.name, seat=p.seat, total=p.total, scores=tuple(p.scores),
-            in_contention=p.in_contention, expiries=p.expiries,
-            contract=p.contract if is_dummy else None, place=places[p.name],
-            joined_round=p.joined_round, dropped_round=p.dropped_round,
+            name=p.name,
+            seat=p.seat,
+            total=p.total,
+            scores=tuple(p.scores),
+            in_contention=p.in_contention,
+            expiries=p.expiries,
+            contract=p.contract if is_dummy else None,
+            place=places[p.name],
+            joined_round=p.joined_round,
+            dropped_round=p.dropped_round,
         )
         for p in state.players
     )
@@ -240,11 +285,15 @@ def _standings(record: GameRecord, variant: Variant, state: GameState,
         balances=balances,
     )
     return Standings(
-        record=record, variant=variant, finished=state.finished,
-        winners=tuple(state.winners), players=players,
+        record=record,
+        variant=variant,
+        finished=state.finished,
+        winners=tuple(state.winners),
+        players=players,
         groups=tuple(tuple(g) for g in groups),
         next_round=None if state.finished else _next_round(record, variant, state),
-        pot=pot, rounds=tuple(state.rounds),
+        pot=pot,
+        rounds=tuple(state.rounds),
     )
 
 
@@ -261,9 +310,12 @@ def _next_round(record: GameRecord, variant: Variant, state: GameState) -> NextR
         contracts = {p.name: p.contract for p in state.players}
         assert all(c < ALL_CONTRACTS_DONE for c in contracts.values())
     return NextRound(
-        number=number, dealer=dealer.name, starts=starts.name,
+        number=number,
+        dealer=dealer.name,
+        starts=starts.name,
         cards_per_player=variant.cards_per_player(number, len(state.active), record.settings),
-        wild=variant.wild(number), multiplier=variant.multiplier(number),
+        wild=variant.wild(number),
+        multiplier=variant.multiplier(number),
         contracts=dict(contracts) if contracts is not None else None,
         label=variant.round_label(number),
     )

@@ -79,9 +79,7 @@ def parse_settings(
             raise RecordError(f"settings.{key} is not a known setting", field=key)
         values[key] = _check(key, value)
     if "deals" in raw and raw["deals"] is not None and "target_score" in raw:
-        raise RecordError(
-            "settings: give either target_score or deals, not both", field="deals"
-        )
+        raise RecordError("settings: give either target_score or deals, not both", field="deals")
     return Settings(**values)
 
 
@@ -117,8 +115,7 @@ def _check(key: str, value: Any) -> Any:
         return _whole(key, value, low=1, high=20)
     if key == "ace_points":
         if value not in (1, 11, 13) or isinstance(value, bool):
-            raise RecordError(f"settings.ace_points must be 1, 11 or 13 (got {value!r})",
-                              field=key)
+            raise RecordError(f"settings.ace_points must be 1, 11 or 13 (got {value!r})", field=key)
         return value
     if key == "target_score":
         return _whole(key, value, low=1, high=MAX_POINTS)

@@ -163,9 +163,7 @@ def settle(standings: Iterable[Standings], currency: str = "USD") -> Settlement:
                 f"{format_cents(s.pot.total, s.pot.currency)} has not been paid out"
             )
         if s.pot.currency != currency:
-            raise RecordError(
-                f"game {i} is played in {s.pot.currency} but the night in {currency}"
-            )
+            raise RecordError(f"game {i} is played in {s.pot.currency} but the night in {currency}")
     people = net_by_person(s.pot.balances for s in games)
     return Settlement(currency, people, tuple(fewest_transfers(people)))
 

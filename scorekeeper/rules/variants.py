@@ -72,8 +72,9 @@ class Variant:
         return COMMON_KEYS | self.own_keys
 
     def parse_settings(self, raw: Any) -> Settings:
-        return parse_settings(raw, variant=self.name, keys=self.setting_keys,
-                              defaults=self.defaults)
+        return parse_settings(
+            raw, variant=self.name, keys=self.setting_keys, defaults=self.defaults
+        )
 
     def default_settings(self) -> Settings:
         return self.parse_settings({})
@@ -122,8 +123,9 @@ class Variant:
     def start_round(self, state: GameState, rnd: Round, number: int, settings: Settings) -> None:
         """Before the round is scored (Vegas: joins)."""
 
-    def score(self, went_out: str | None, hands: Mapping[str, int], rnd: Round,
-              number: int) -> dict[str, int]:
+    def score(
+        self, went_out: str | None, hands: Mapping[str, int], rnd: Round, number: int
+    ) -> dict[str, int]:
         """Penalty scoring: every hand counts against its holder (times the multiplier)."""
         m = self.multiplier(number)
         scores = {name: value * m for name, value in hands.items()}
@@ -131,8 +133,9 @@ class Variant:
             scores[went_out] = 0
         return scores
 
-    def end_round(self, state: GameState, rnd: Round, result: RoundResult,
-                  settings: Settings) -> None:
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
         """After the round's scores are added: expiries, contracts, money, the end."""
 
     def ranking(self, state: GameState) -> Groups:
@@ -149,11 +152,21 @@ class Variant:
 class Vegas(Variant):
     name = "vegas"
     title = "Vegas Rummy"
-    description = ("Penalty points, low is good. Reach the max score and you expire: "
-                   "re-buy to stay in. Last one under the max wins the pot.")
-    own_keys = frozenset({"max_score", "cards_per_player", "ace_points",
-                          "second_runner_up_buy_in", "meld_solidarity", "meld_strictness"})
-    defaults = {"pot_split": (70, 30)}
+    description = (
+        "Penalty points, low is good. Reach the max score and you expire: "
+        "re-buy to stay in. Last one under the max wins the pot."
+    )
+    own_keys = frozenset(
+        {
+            "max_score",
+            "cards_per_player",
+            "ace_points",
+            "second_runner_up_buy_in",
+            "meld_solidarity",
+            "meld_strictness",
+        }
+    )
+    defaults: ClassVar[Mapping[str, Any]] = {"pot_split": (70, 30)}
     nobody_out_allowed = False
     card_codes = frozenset({*RANKS, JOKER, WILD})
 
@@ -195,15 +208,22 @@ class Vegas(Variant):
             player = state.player(name)
             if player is None:
                 if len(state.players) >= MAX_PLAYERS:
-                    raise RecordError(f"{name} cannot join: a game takes at most "
-                                      f"{MAX_PLAYERS} players", round=number, player=name)
-                player = PlayerState(name, seat=len(state.players), total=0,
-                                     scores=[None] * (number - 1))
+                    raise RecordError(
+                        f"{name} cannot join: a game takes at most {MAX_PLAYERS} players",
+                        round=number,
+                        player=name,
+                    )
+                player = PlayerState(
+                    name, seat=len(state.players), total=0, scores=[None] * (number - 1)
+                )
                 state.players.append(player)
             elif player.in_contention:
-                raise RecordError(f"{player.name} cannot join: {player.name} is already in "
-                                  "the game", round=number, player=player.name,
-                                  field="joins")
+                raise RecordError(
+                    f"{player.name} cannot join: {player.name} is already in the game",
+                    round=number,
+                    player=player.name,
+                    field="joins",
+                )
             player.in_contention = True
             player.dropped_round = None
             player.expiries = 0
@@ -212,8 +232,9 @@ class Vegas(Variant):
             state.pay_in(player.name, fee, "join", number)
             state.pending_events.append(Event("join", player.name, start_total, -fee))
 
-    def end_round(self, state: GameState, rnd: Round, result: RoundResult,
-                  settings: Settings) -> None:
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
         number = result.number
         active = state.active
         below = [p for p in active if p.total < settings.max_score]
@@ -227,7 +248,10 @@ class Vegas(Variant):
             if drops:
                 raise RecordError(
                     f"the game ended this round ({below[0].name} won), so nobody drops",
-                    round=number, player=next(iter(drops.values())), field="drops")
+                    round=number,
+                    player=next(iter(drops.values())),
+                    field="drops",
+                )
             state.finished = True
             state.winners = [below[0].name]
             return
@@ -236,11 +260,18 @@ class Vegas(Variant):
             p = state.player(raw)
             if p is None or key not in expired_keys:
                 who = p.name if p else raw
-                why = (f"{who} is not in the game" if p is None or not p.in_contention
-                       else f"{who} did not expire this round ({p.total} points, max "
-                       f"{settings.max_score})")
-                raise RecordError(f"{who} cannot drop: {why}; only a player who expires "
-                                  "can drop", round=number, player=who, field="drops")
+                why = (
+                    f"{who} is not in the game"
+                    if p is None or not p.in_contention
+                    else f"{who} did not expire this round ({p.total} points, max "
+                    f"{settings.max_score})"
+                )
+                raise RecordError(
+                    f"{who} cannot drop: {why}; only a player who expires can drop",
+                    round=number,
+                    player=who,
+                    field="drops",
+                )
         # All who expire in one round reset to the same value, computed before any reset.
         reset_to = max(p.total for p in below)
         for p in expired:
@@ -281,8 +312,10 @@ class Vegas(Variant):
 class Texas(Variant):
     name = "texas"
     title = "Texas Rummy"
-    description = ("11 rounds of 3 to 13 cards, a new wild rank each round, the last three "
-                   "rounds doubled and tripled. Low total wins; going out earns a dime.")
+    description = (
+        "11 rounds of 3 to 13 cards, a new wild rank each round, the last three "
+        "rounds doubled and tripled. Low total wins; going out earns a dime."
+    )
     players_advised = (2, 10)
     own_keys = frozenset({"ante", "per_round"})
     card_codes = frozenset({*RANKS, JOKER})
@@ -330,8 +363,9 @@ class Texas(Variant):
         super().pay_at_start(state, player, settings)
         state.pay_in(player.name, settings.ante, "ante", 0)
 
-    def end_round(self, state: GameState, rnd: Round, result: RoundResult,
-                  settings: Settings) -> None:
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
         # RULES.md: the dime is paid only while the pot still holds a full per_round.
         if result.went_out and settings.per_round and state.pot_cents >= settings.per_round:
             state.pay_out(result.went_out, settings.per_round, "per_round", result.number)
@@ -344,8 +378,10 @@ class Texas(Variant):
 class Rummy(Variant):
     name = "rummy"
     title = "Rummy"
-    description = ("Classic rummy: whoever goes out scores what is left in everyone else's "
-                   "hand. High total wins, first to the target or after a set number of deals.")
+    description = (
+        "Classic rummy: whoever goes out scores what is left in everyone else's "
+        "hand. High total wins, first to the target or after a set number of deals."
+    )
     players_advised = (2, 6)
     own_keys = frozenset({"target_score", "deals"})
     low_is_good = False
@@ -353,8 +389,9 @@ class Rummy(Variant):
     def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
         return 10 if players <= 2 else 7 if players <= 4 else 6
 
-    def score(self, went_out: str | None, hands: Mapping[str, int], rnd: Round,
-              number: int) -> dict[str, int]:
+    def score(
+        self, went_out: str | None, hands: Mapping[str, int], rnd: Round, number: int
+    ) -> dict[str, int]:
         scores = {name: 0 for name in hands}
         if went_out is not None:
             scores[went_out] = sum(hands.values()) * (2 if rnd.going_rummy else 1)
@@ -365,8 +402,9 @@ class Rummy(Variant):
             return number >= settings.deals
         return any(p.total >= settings.target_score for p in state.players)
 
-    def end_round(self, state: GameState, rnd: Round, result: RoundResult,
-                  settings: Settings) -> None:
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
         if rnd.going_rummy:
             assert result.went_out is not None
             result.events.append(Event("going_rummy", result.went_out))
@@ -377,8 +415,10 @@ class Rummy(Variant):
 class Multiplayer(Rummy):
     name = "multiplayer"
     title = "Multiplayer Rummy"
-    description = ("Rummy for 2 to 4: going out scores the others' hands, double when you "
-                   "go rummy in one turn. First to the target wins.")
+    description = (
+        "Rummy for 2 to 4: going out scores the others' hands, double when you "
+        "go rummy in one turn. First to the target wins."
+    )
     players_advised = (2, 4)
     own_keys = frozenset({"target_score"})
 
@@ -407,8 +447,10 @@ ALL_CONTRACTS_DONE = len(CONTRACTS) + 1
 class Dummy(Variant):
     name = "dummy"
     title = "Dummy Rummy"
-    description = ("Twelve contracts to lay down in order, each at your own pace; penalty "
-                   "points for what is left. First through contract 12 with the lowest total wins.")
+    description = (
+        "Twelve contracts to lay down in order, each at your own pace; penalty "
+        "points for what is left. First through contract 12 with the lowest total wins."
+    )
     players_advised = (2, 4)
     card_codes = frozenset({*RANKS, JOKER})
 
@@ -432,14 +474,22 @@ class Dummy(Variant):
             raise RecordError(
                 f"{rnd.went_out} went out, so {rnd.went_out} must have laid down the "
                 "contract this round: add them to contracts",
-                round=number, player=rnd.went_out, field="contracts")
+                round=number,
+                player=rnd.went_out,
+                field="contracts",
+            )
         for raw in rnd.contracts:
             if state.player(raw) is None:
-                raise RecordError(f"{raw} laid down a contract but is not in the game",
-                                  round=number, player=raw, field="contracts")
+                raise RecordError(
+                    f"{raw} laid down a contract but is not in the game",
+                    round=number,
+                    player=raw,
+                    field="contracts",
+                )
 
-    def end_round(self, state: GameState, rnd: Round, result: RoundResult,
-                  settings: Settings) -> None:
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
         for raw in rnd.contracts:
             p = state.player(raw)
             assert p is not None

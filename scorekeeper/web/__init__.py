@@ -1,16 +1,81 @@
-"""The web app's blueprints."""
+"""The web app: one blueprint per feature, security headers, error pages."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, render_template
+from flask import Flask, Response, render_template, request
+from flask_wtf.csrf import CSRFError
 
-bp = Blueprint("home", __name__)
+from ..extensions import db, login_manager
+from ..models import User
+from ..rules import format_cents
+
+# A content security policy with no inline script or style: everything is in static/.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; manifest-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
-@bp.get("/")
-def index() -> str:
-    return render_template("home/index.html")
+@login_manager.user_loader
+def load_user(user_id: str) -> User | None:
+    try:
+        return db.session.get(User, int(user_id))
+    except ValueError:
+        return None
+
+
+def _security_headers(response: Response) -> Response:
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", CSP)
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "same-origin")
+    headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+    if request.is_secure:
+        headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    return response
+
+
+def _error(code: int, title: str, message: str) -> tuple[str, int]:
+    return render_template("error.html", code=code, title=title, message=message), code
 
 
 def init_app(app: Flask) -> None:
-    app.register_blueprint(bp)
+    from . import api, auth, games, home, nights
+
+    for module in (home, auth, nights, games, api):
+        app.register_blueprint(module.bp)
+    app.after_request(_security_headers)
+    app.jinja_env.globals["money"] = format_cents
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(exc: CSRFError) -> tuple[str, int]:
+        return _error(
+            400,
+            "Form expired",
+            "This form is out of date or was not sent from this app. Go back, "
+            "reload the page and try again: nothing was saved.",
+        )
+
+    @app.errorhandler(404)
+    def not_found(exc: Exception) -> tuple[str, int]:
+        return _error(404, "Not found", "There is nothing here, or it is not yours to see.")
+
+    @app.errorhandler(413)
+    def too_large(exc: Exception) -> tuple[str, int]:
+        return _error(413, "Too large", "That upload is too large: nothing was saved.")
+
+    @app.errorhandler(405)
+    def not_allowed(exc: Exception) -> tuple[str, int]:
+        return _error(405, "Not allowed", "That action is not available here.")
+
+    @app.errorhandler(500)
+    def server_error(exc: Exception) -> tuple[str, int]:
+        db.session.rollback()
+        return _error(
+            500,
+            "Something went wrong",
+            "Nothing was half saved: what you saw before is still what is stored. "
+            "Try again in a moment.",
+        )

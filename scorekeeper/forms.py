@@ -1,0 +1,241 @@
+"""Forms (Flask-WTF: every form carries a CSRF token) and the parsing of what people type:
+money as ``2.50``, points as ``12+7+5``, hands as cards ``K 7 JK``."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    DateField,
+    EmailField,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import (
+    Email,
+    EqualTo,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    ValidationError,
+)
+
+from .rules.cards import normalise_code
+from .rules.record import MAX_HAND_POINTS, MAX_NAME_LENGTH
+from .rules.settings import MAX_MONEY_CENTS
+
+CURRENCIES = ("USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "JPY", "MXN")
+
+
+def options(pairs: list[tuple[str, str]]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def parse_money(text: str | None) -> int:
+    """``"2.50"`` or ``"$2"`` -> 250 cents; refuses negatives and fractions of a cent."""
+    raw = (text or "").strip().replace("$", "").replace("€", "").replace("£", "")
+    raw = raw.replace(",", ".") if raw.count(",") == 1 and "." not in raw else raw
+    if raw == "":
+        return 0
+    try:
+        amount = Decimal(raw)
+    except InvalidOperation:
+        raise ValueError(f"{text!r} is not an amount: write it like 2.50") from None
+    if not amount.is_finite() or amount < 0:
+        raise ValueError("an amount must be 0 or more")
+    cents = amount * 100
+    if cents != cents.to_integral_value():
+        raise ValueError("an amount has at most two decimals (cents)")
+    if cents > MAX_MONEY_CENTS:
+        raise ValueError("that amount is more than this app will hold")
+    return int(cents)
+
+
+def money_text(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+_SUM = re.compile(r"\d{1,5}(\s*\+\s*\d{1,5})*")
+
+
+def parse_hand_text(text: str | None, card_codes: frozenset[str]) -> int | list[str]:
+    """What a keeper types for a hand: points (``12``), a sum (``10+10+7``) or the cards
+    left (``K 7 JK``, also ``K,7,JK``). Raises ValueError with a sentence to show."""
+    raw = (text or "").strip()
+    if not raw:
+        raise ValueError("give the points left in the hand (0 if none)")
+    if _SUM.fullmatch(raw):
+        total = sum(int(part) for part in raw.split("+"))
+        if total > MAX_HAND_POINTS:
+            raise ValueError(f"{total} points is more than any hand can hold")
+        return total
+    if raw.lstrip().startswith("-"):
+        raise ValueError("points cannot be negative")
+    tokens = [normalise_code(t) for t in re.split(r"[\s,]+", raw) if t]
+    if tokens and all(t in card_codes for t in tokens):
+        return tokens
+    bad = next((t for t in tokens if t not in card_codes), raw)
+    return_codes = " ".join(
+        c for c in ("A", "2", "10", "J", "Q", "K", "JK", "W") if c in card_codes
+    )
+    raise ValueError(
+        f"{bad[:12]!r} is not points or a card: type 12, 10+7, or cards like {return_codes}"
+    )
+
+
+def hand_text(hand: int | list[str] | None) -> str:
+    if hand is None:
+        return ""
+    if isinstance(hand, list):
+        return " ".join(hand)
+    return str(hand)
+
+
+class SignupForm(FlaskForm):
+    email = EmailField("Email", validators=[InputRequired(), Email(), Length(max=254)])
+    password = PasswordField("Password", validators=[InputRequired(), Length(min=8, max=200)])
+    confirm = PasswordField(
+        "Password again", validators=[InputRequired(), EqualTo("password", "Passwords differ.")]
+    )
+
+
+class LoginForm(FlaskForm):
+    email = EmailField("Email", validators=[InputRequired(), Length(max=254)])
+    password = PasswordField("Password", validators=[InputRequired(), Length(max=200)])
+    remember = BooleanField("Keep me logged in on this phone", default=True)
+
+
+class NightForm(FlaskForm):
+    name = StringField("Name", validators=[InputRequired(), Length(max=80)], default="Card night")
+    played_on = DateField("Date", validators=[InputRequired()], default=date.today)
+    currency = SelectField("Currency", choices=options([(c, c) for c in CURRENCIES]), default="USD")
+    paper = SelectField(
+        "Paper", choices=options([("A4", "A4"), ("Letter", "US Letter")]), default="Letter"
+    )
+    people = TextAreaField(
+        "Who is playing",
+        description="One name per line, or separated by commas.",
+        validators=[Optional(), Length(max=2000)],
+    )
+
+    def names(self) -> list[str]:
+        raw = self.people.data or ""
+        return [n.strip() for n in re.split(r"[\n,]+", raw) if n.strip()]
+
+
+class PersonForm(FlaskForm):
+    name = StringField("Name", validators=[InputRequired(), Length(max=MAX_NAME_LENGTH)])
+
+
+class PaperForm(FlaskForm):
+    paper = SelectField("Paper", choices=options([("A4", "A4"), ("Letter", "US Letter")]))
+
+
+class VersionedForm(FlaskForm):
+    """A change to a game: the version it was made against and a one-time submission id."""
+
+    version = HiddenField(validators=[InputRequired()])
+    submission = HiddenField(validators=[InputRequired(), Length(max=64)])
+
+    def version_number(self) -> int | None:
+        try:
+            return int(self.version.data)
+        except (TypeError, ValueError):
+            return None
+
+
+class ConfirmForm(VersionedForm):
+    pass
+
+
+class JoinForm(VersionedForm):
+    person = SelectField("Who joins", validate_choice=False, validators=[Optional()])
+    new_name = StringField("Or a new player", validators=[Optional(), Length(max=MAX_NAME_LENGTH)])
+
+
+def _money_field(label: str, description: str = "") -> StringField:
+    return StringField(
+        label,
+        description=description,
+        validators=[Optional(), Length(max=12)],
+        render_kw={"inputmode": "decimal", "autocomplete": "off"},
+    )
+
+
+class GameSettingsForm(FlaskForm):
+    """Settings of RULES.md; the view shows the ones of the chosen variant."""
+
+    buy_in = _money_field("Buy-in", "Paid by each player at the start.")
+    pot_split = StringField(
+        "Pot split",
+        description="Percentages for 1st, 2nd, ... adding to 100, e.g. 70/30.",
+        validators=[Optional(), Length(max=60)],
+    )
+    max_score = IntegerField(
+        "Max score",
+        validators=[Optional(), NumberRange(1, 100_000)],
+        render_kw={"inputmode": "numeric"},
+    )
+    cards_per_player = IntegerField(
+        "Cards per player",
+        validators=[Optional(), NumberRange(1, 20)],
+        render_kw={"inputmode": "numeric"},
+    )
+    ace_points = SelectField(
+        "Aces count",
+        choices=options([("1", "1"), ("11", "11"), ("13", "13")]),
+        validate_choice=False,
+    )
+    second_runner_up_buy_in = BooleanField("Third place gets one buy-in from the runner-up")
+    meld_solidarity = BooleanField("Meld solidarity (wild cards stay in melds)")
+    meld_strictness = BooleanField("Meld strictness (one wild card per meld)")
+    ante = _money_field("Ante", "Paid by each player at the start.")
+    per_round = _money_field("Per round", "Paid from the pot to whoever goes out.")
+    target_score = IntegerField(
+        "Target score",
+        validators=[Optional(), NumberRange(1, 100_000)],
+        render_kw={"inputmode": "numeric"},
+    )
+    deals = IntegerField(
+        "Or a fixed number of deals",
+        validators=[Optional(), NumberRange(1, 1000)],
+        render_kw={"inputmode": "numeric"},
+    )
+
+
+class NewGameForm(GameSettingsForm):
+    variant = HiddenField(validators=[InputRequired()])
+    first_dealer = SelectField("First dealer", validate_choice=False)
+    new_player = StringField("Add a player", validators=[Optional(), Length(max=MAX_NAME_LENGTH)])
+
+
+class ImportForm(FlaskForm):
+    record = TextAreaField("Game record (JSON)", validators=[Optional(), Length(max=1_000_000)])
+
+
+def check_pot_split(text: str | None) -> list[int] | None:
+    raw = (text or "").strip()
+    if not raw:
+        return None
+    parts = [p for p in re.split(r"[\s/:,]+", raw) if p]
+    try:
+        values = [int(p.rstrip("%")) for p in parts]
+    except ValueError:
+        raise ValidationError("write whole percentages like 70/30") from None
+    return values
+
+
+def radio(label: str, choices: list[tuple[str, str]], default: Any = None) -> RadioField:
+    return RadioField(label, choices=choices, default=default, validate_choice=False)

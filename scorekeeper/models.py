@@ -1,0 +1,220 @@
+"""Database models. The game record is the source of truth: a Game holds the record's
+header (variant, settings, players, first dealer) and its rounds live in GameRound rows;
+every total, expiry and payout is derived by replaying them with the rules engine."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+from typing import Any
+
+from flask_login import UserMixin
+from sqlalchemy import (
+    JSON,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+from .rules import GAME_FORMAT, GameRecord, Round, name_key, parse_round
+from .rules.variants import get_variant
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class User(UserMixin, db.Model):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    nights: Mapped[list[Night]] = relationship(back_populates="owner")
+
+
+class LoginAttempt(db.Model):
+    """Failed log-ins, to slow down password guessing across all workers."""
+
+    __tablename__ = "login_attempts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    remote_addr: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, index=True
+    )
+
+
+class Night(db.Model):
+    __tablename__ = "nights"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    played_on: Mapped[date] = mapped_column(Date)
+    currency: Mapped[str] = mapped_column(String(3), default="USD")
+    paper: Mapped[str] = mapped_column(String(6), default="A4")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    owner: Mapped[User] = relationship(back_populates="nights")
+    people: Mapped[list[Person]] = relationship(
+        back_populates="night", order_by="Person.id", cascade="all, delete-orphan"
+    )
+    games: Mapped[list[Game]] = relationship(
+        back_populates="night", order_by="Game.id", cascade="all, delete-orphan"
+    )
+
+
+class Person(db.Model):
+    """Someone on a night's roster; the same person across the night's games."""
+
+    __tablename__ = "people"
+    __table_args__ = (UniqueConstraint("night_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40))
+
+    night: Mapped[Night] = relationship(back_populates="people")
+
+    def rename(self, name: str) -> None:
+        self.name = name
+        self.name_key = name_key(name)
+
+
+class Game(db.Model):
+    """One game of a night. ``version`` counts changes: an edit made against an older
+    version is refused (two phones never silently overwrite each other)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first_dealer: Mapped[str] = mapped_column(String(40))
+    pending_joins: Mapped[list[str]] = mapped_column(JSON, default=list)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    night: Mapped[Night] = relationship(back_populates="games")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[GameRound]] = relationship(
+        back_populates="game", order_by="GameRound.number", cascade="all, delete-orphan"
+    )
+    edits: Mapped[list[Edit]] = relationship(
+        back_populates="game", order_by="Edit.id", cascade="all, delete-orphan"
+    )
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+    @property
+    def title(self) -> str:
+        return get_variant(self.variant).title
+
+    def header_json(self) -> dict[str, Any]:
+        """The record without its rounds (players are the seats of round 1)."""
+        return {
+            "format": GAME_FORMAT,
+            "variant": self.variant,
+            "settings": self.settings,
+            "players": [s.record_entry() for s in self.seats if s.joined_round == 0],
+            "first_dealer": self.first_dealer,
+        }
+
+    def record(self) -> GameRecord:
+        header = GameRecord.from_json(self.header_json())
+        return header.with_rounds([r.to_round(header) for r in self.rounds])
+
+    def record_json(self) -> dict[str, Any]:
+        return {**self.header_json(), "rounds": [r.data for r in self.rounds]}
+
+
+class Seat(db.Model):
+    """A person's seat in a game, in clockwise order (late joiners take new seats)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    handicap: Mapped[int] = mapped_column(Integer, default=0)
+    joined_round: Mapped[int] = mapped_column(Integer, default=0)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    person: Mapped[Person] = relationship(lazy="joined")
+
+    def record_entry(self) -> str | dict[str, Any]:
+        if self.handicap:
+            return {"name": self.person.name, "handicap": self.handicap}
+        return self.person.name
+
+
+class GameRound(db.Model):
+    """One round of a game, stored as the round object of the game record."""
+
+    __tablename__ = "game_rounds"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+
+    def to_round(self, header: GameRecord) -> Round:
+        return parse_round(
+            self.data,
+            number=self.number,
+            variant=header.variant,
+            card_codes=get_variant(header.variant).card_codes,
+        )
+
+
+class Edit(db.Model):
+    """The game's history: every change, with the round before and after, kept forever
+    because money depends on it. ``submission`` makes a repeated POST count once."""
+
+    __tablename__ = "edits"
+    __table_args__ = (
+        UniqueConstraint("game_id", "submission"),
+        Index("ix_edits_game_id_id", "game_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    action: Mapped[str] = mapped_column(String(20))  # create, import, add, edit, remove
+    round_number: Mapped[int | None] = mapped_column(Integer)
+    before: Mapped[str | None] = mapped_column(Text)
+    after: Mapped[str | None] = mapped_column(Text)
+    submission: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="edits")
+
+    @property
+    def before_data(self) -> Any:
+        return json.loads(self.before) if self.before else None
+
+    @property
+    def after_data(self) -> Any:
+        return json.loads(self.after) if self.after else None

@@ -1,0 +1,124 @@
+"""Fixtures: a fresh database per test on SQLite, and on PostgreSQL too when
+SCOREKEEPER_TEST_DATABASE_URL is set (CI sets it; an unreachable server fails the run)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import upgrade
+from sqlalchemy import make_url, text
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+MIGRATIONS = str(Path(__file__).resolve().parent.parent / "scorekeeper" / "migrations")
+PG_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL", "").strip()
+ENGINES = ["sqlite", *(["postgresql"] if PG_URL else [])]
+
+
+def make_app(uri: str, **extra: Any) -> Flask:
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret",
+            "SQLALCHEMY_DATABASE_URI": uri,
+            "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+            **extra,
+        }
+    )
+
+
+def migrate_empty(uri: str) -> None:
+    app = make_app(uri)
+    with app.app_context():
+        upgrade(directory=MIGRATIONS)
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "template.sqlite3"
+    migrate_empty(f"sqlite:///{path}")
+    return path
+
+
+def _admin_connect(url: Any) -> Any:
+    import psycopg
+
+    try:
+        return psycopg.connect(
+            host=url.host or "127.0.0.1",
+            port=url.port or 5432,
+            user=url.username,
+            password=url.password,
+            dbname=url.database,
+            autocommit=True,
+            connect_timeout=10,
+        )
+    except psycopg.OperationalError as exc:
+        pytest.fail(
+            f"SCOREKEEPER_TEST_DATABASE_URL is set but PostgreSQL is unreachable: {exc}",
+            pytrace=False,
+        )
+
+
+@pytest.fixture(scope="session")
+def pg_url(worker_id: str) -> Iterator[str]:
+    """A database of this test worker's own, migrated from empty, dropped at the end."""
+    if not PG_URL:
+        pytest.fail("PostgreSQL tests need SCOREKEEPER_TEST_DATABASE_URL")
+    base = make_url(PG_URL)
+    name = re.sub(r"\W", "_", f"{base.database}_{worker_id}")
+    conn = _admin_connect(base)
+    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    conn.execute(f'CREATE DATABASE "{name}"')
+    url = base.set(database=name).render_as_string(hide_password=False)
+    migrate_empty(url)
+    yield url
+    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    conn.close()
+
+
+def _empty_tables(app: Flask) -> None:
+    with app.app_context():
+        names = ", ".join(t.name for t in db.metadata.sorted_tables)
+        with db.engine.begin() as conn:
+            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+
+
+@pytest.fixture(params=ENGINES)
+def db_uri(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        path = tmp_path / "scorekeeper.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite:///{path}"
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def app(db_uri: str) -> Iterator[Flask]:
+    app = make_app(db_uri)
+    if db_uri.startswith("postgresql"):
+        _empty_tables(app)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> Any:
+    return app.test_cli_runner()
