@@ -1,90 +1,18 @@
 """Scorekeeper: the score sheet, pot and payouts of a card night, on a phone.
 
-``create_app(test_config=None)``: config -> extensions -> blueprints -> command line.
+The app factory lives in :mod:`scorekeeper.app`; it is imported lazily here so that the
+rules engine (``scorekeeper.rules``) can be used without importing Flask at all.
 """
 
 from __future__ import annotations
 
-import os
-import secrets
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _asset_dir(name: str) -> str:
-    """templates/ and static/ live at the top of the checkout (the product's layout);
-    a built wheel carries them inside the package as ``scorekeeper/_<name>``."""
-    here = ROOT / name
-    if here.is_dir():
-        return str(here)
-    return str(Path(__file__).resolve().parent / f"_{name}")
-
-
-def _secret_key(instance: Path) -> str:
-    """A per-installation secret, generated into instance/ on first run."""
-    path = instance / "secret_key"
-    if not path.exists():
-        instance.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(secrets.token_hex(32))
-    return path.read_text().strip()
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(
-        __name__,
-        instance_relative_config=True,
-        template_folder=_asset_dir("templates"),
-        static_folder=_asset_dir("static"),
-    )
-    instance = Path(app.instance_path)
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        REMEMBER_COOKIE_SAMESITE="Lax",
-        REMEMBER_COOKIE_HTTPONLY=True,
-        REMEMBER_COOKIE_DURATION=60 * 60 * 24 * 60,
-        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
-        WTF_CSRF_TIME_LIMIT=None,
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
-        LOGIN_ATTEMPTS_PER_15_MINUTES=10,
-    )
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-        if os.environ.get("DATABASE_URL"):
-            app.config["SQLALCHEMY_DATABASE_URI"] = _sqlalchemy_url(os.environ["DATABASE_URL"])
-        app.config.from_prefixed_env("SCOREKEEPER")
-    else:
-        app.config.from_mapping(test_config)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(instance)
-    if app.config.get("SECURE_COOKIES"):
-        app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
+    from .app import create_app as factory
 
-    from .extensions import csrf, db, login_manager, migrate
-
-    db.init_app(app)
-    migrate.init_app(app, db, directory=str(Path(__file__).resolve().parent / "migrations"))
-    csrf.init_app(app)
-    login_manager.init_app(app)
-
-    from . import cli, web
-
-    web.init_app(app)
-    cli.init_app(app)
-    return app
-
-
-def _sqlalchemy_url(url: str) -> str:
-    """Accept the common ``postgres://`` spelling and use psycopg 3 for PostgreSQL."""
-    for prefix in ("postgres://", "postgresql://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
+    return factory(test_config)

@@ -105,7 +105,10 @@ def hand_text(hand: int | list[str] | None) -> str:
 
 class SignupForm(FlaskForm):
     email = EmailField("Email", validators=[InputRequired(), Email(), Length(max=254)])
-    password = PasswordField("Password", validators=[InputRequired(), Length(min=8, max=200)])
+    password = PasswordField(
+        "Password",
+        validators=[InputRequired(), Length(min=8, max=200, message="Use at least 8 characters.")],
+    )
     confirm = PasswordField(
         "Password again", validators=[InputRequired(), EqualTo("password", "Passwords differ.")]
     )

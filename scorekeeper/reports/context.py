@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..rules import (
     CONTRACTS,
+    RoundResult,
     Settings,
     Standings,
     Variant,
@@ -164,10 +165,8 @@ def settings_facts(variant: Variant, settings: Settings, players: int) -> list[F
         facts.append(Fact("Buy-in", format_cents(settings.buy_in, cur)))
     if settings.buy_in or name in {"vegas", "texas"}:
         split = pot_split_text(settings.pot_split)
-        if name == "texas":
-            split = "what is left goes to the lowest total"
-            if settings.buy_in and tuple(settings.pot_split) != (100,):
-                split = pot_split_text(settings.pot_split)
+        if name == "texas" and tuple(settings.pot_split) == (100,):
+            split = "after round 11 the rest goes to the lowest total"
         facts.append(Fact("Pot", split))
     if name == "vegas":
         if settings.second_runner_up_buy_in:
@@ -213,33 +212,38 @@ def card_values_text(variant: Variant, settings: Settings) -> str:
     """``A 1 · 2–10 face value · J Q K 10 · Joker 25 · Wild 25``, from the engine's values."""
     values = variant.card_values(0, settings)
     codes = [c for c in _CARD_ORDER if c in variant.card_codes]
-    parts: list[str] = []
-    run: list[str] = []
-    run_face = False
 
-    def flush() -> None:
-        if not run:
-            return
-        if run_face:
-            span = run[0] if len(run) == 1 else f"{run[0]}–{run[-1]}"
-            parts.append(f"{span} face value")
-        elif len(run) > 3 and all(c.isdigit() for c in run):
-            parts.append(f"{run[0]}–{run[-1]} {values[run[0]]}")
-        else:
-            parts.append(f"{' '.join(_card_name(c) for c in run)} {values[run[0]]}")
-        run.clear()
+    def face(code: str) -> bool:
+        if not code.isdigit() or values[code] != int(code):
+            return False
+        return code != "10" or face("9")  # Dummy's 10 goes with J Q K
 
+    groups: list[list[str]] = []
     for code in codes:
-        face = (code.isdigit() and values[code] == int(code) and code != "2") or (
-            code == "2" and values[code] == 2
-        )
-        if run and (
-            face != run_face or (not face and values[code] != values[run[0]]) or code in {"JK", "W"}
+        last = groups[-1] if groups else None
+        if (
+            last
+            and last[-1] not in {"JK", "W"}
+            and code not in {"JK", "W"}
+            and (
+                (face(code) and face(last[-1]))
+                or (not face(code) and not face(last[-1]) and values[code] == values[last[-1]])
+            )
         ):
-            flush()
-        run_face = face
-        run.append(code)
-    flush()
+            last.append(code)
+        else:
+            groups.append([code])
+    parts = []
+    for group in groups:
+        first, last_code = group[0], group[-1]
+        if face(first):
+            parts.append(
+                f"{first}–{last_code} face value" if len(group) > 1 else f"{first} {values[first]}"
+            )
+        elif len(group) > 2 and all(c.isdigit() for c in group):
+            parts.append(f"{first}–{last_code} {values[first]}")
+        else:
+            parts.append(f"{' '.join(_card_name(c) for c in group)} {values[first]}")
     return " · ".join(parts)
 
 
@@ -263,9 +267,15 @@ def card_legend(variant: Variant, settings: Settings) -> list[Fact]:
 
 # -------------------------------------------------------------------- blank sheet ---
 @dataclass(frozen=True, slots=True)
+class BlankColumn:
+    head: str
+    width_mm: float
+    kind: str = ""  # a CSS class: "num", "rank", "box", "text"
+
+
+@dataclass(frozen=True, slots=True)
 class BlankRow:
-    label: str
-    details: tuple[str, ...] = ()  # printed under or beside the label: cards, ×2, contract
+    labels: tuple[str, ...]  # one per label column
     emphasis: bool = False  # Texas ×2 / ×3 rows
 
 
@@ -274,22 +284,23 @@ class BlankSheet:
     heading: Heading
     page: Page
     players: tuple[str, ...]
-    label_head: str
-    label_width_mm: float
+    label_columns: tuple[BlankColumn, ...]
     rows: tuple[BlankRow, ...]
     row_height_mm: float
     footer_rows: tuple[str, ...]  # "Total", "Re-buys"...
+    footer_height_mm: float
     note: str | None
 
 
-BLANK_HEADING_MM = 62  # title, facts, legend and the table header, measured on the page
-BLANK_ROW_MM = 7.0
+BLANK_HEADING_MM = 66  # title, facts, legend, table header and note, as measured on the page
+BLANK_ROW_MM = 7.5
+BLANK_FOOTER_MM = 9.0
 
 
 def blank_sheet_context(
     variant_name: str,
     players: Sequence[str],
-    settings: Settings | Mapping,
+    settings: Settings | Mapping[str, Any],
     *,
     title: str,
     night_name: str | None,
@@ -301,61 +312,75 @@ def blank_sheet_context(
         settings = variant.parse_settings(dict(settings))
     names = tuple(players)
     page = Page(check_paper(paper), landscape=len(names) > 10)
+    cur = settings.currency
     footer: list[str] = ["Total"]
     note = None
     rows: list[BlankRow]
     row_mm = BLANK_ROW_MM
     if variant.name == "texas":
+        columns = [
+            BlankColumn("Wild", 19, "rank"),
+            BlankColumn("Cards", 11, "num"),
+            BlankColumn("", 8, "mult"),
+        ]
         rows = []
         for n in range(1, 12):
             m = variant.multiplier(n)
-            details = [f"{variant.cards_per_player(n, len(names), settings)} cards"]
-            if m > 1:
-                details.append(f"×{m}")
-            rows.append(BlankRow(variant.round_label(n), tuple(details), emphasis=m > 1))
-        row_mm = 11.0
+            rows.append(
+                BlankRow(
+                    (
+                        variant.round_label(n),
+                        str(variant.cards_per_player(n, len(names), settings)),
+                        f"×{m}" if m > 1 else "",
+                    ),
+                    emphasis=m > 1,
+                )
+            )
+        row_mm = 12.0
         note = (
             f"Circle the score of whoever goes out: they take "
-            f"{format_cents(settings.per_round, settings.currency)} from the pot. "
-            "Write the raw hand in ×2 and ×3 rounds and multiply."
+            f"{format_cents(settings.per_round, cur)} from the pot while it holds that "
+            "much. In ×2 and ×3 rounds write the hand times the multiplier."
         )
-        label_head, label_mm = "Wild", 30.0
     elif variant.name == "dummy":
-        rows = [BlankRow(f"{i}.", (text,)) for i, text in enumerate(CONTRACTS, 1)]
-        row_mm = 13.0
+        columns = [BlankColumn("", 7, "num"), BlankColumn("Contract", 42, "text")]
+        rows = [BlankRow((f"{i}", text)) for i, text in enumerate(CONTRACTS, 1)]
+        row_mm = 14.0
         note = (
             "Write each round's points in the row of the contract you tried; tick it "
-            "when you lay it down. Going out needs this round's contract laid."
+            "when you lay it down. You may only go out once this round's contract is "
+            "down."
         )
-        label_head, label_mm = "Contract", 44.0
     else:
-        available = page.height_mm - BLANK_HEADING_MM - row_mm * (len(footer) + 1)
-        count = max(10, int(available // row_mm))
-        rows = [BlankRow(str(n)) for n in range(1, count + 1)]
-        label_head, label_mm = "Round", 22.0 if variant.name == "vegas" else 14.0
+        columns = [BlankColumn("Round", 12, "num")]
         if variant.name == "vegas":
+            columns.append(BlankColumn("Wild", 12, "box"))
             footer.append("Re-buys")
             note = (
-                "Write the flipped wild card beside the round. At "
-                f"{settings.max_score} or more you expire: re-buy for "
-                f"{format_cents(settings.buy_in, settings.currency)} (back to the highest "
-                "total still under the max) or drop out."
+                f"At {settings.max_score} or more you expire: re-buy for "
+                f"{format_cents(settings.buy_in, cur)} (back to the highest total still "
+                "under the max) or drop out. Write each round's score small beside the "
+                "running total."
             )
         elif variant.name == "multiplayer":
-            note = "Going rummy (out in one turn, nothing laid before) scores double."
-    marks = []
-    heading = _heading(
-        variant, settings, len(names), title=title, night_name=night_name, date=date, marks=marks
-    )
+            note = (
+                "Going rummy (out in one turn, nothing laid down or laid off before) scores double."
+            )
+        else:
+            note = "Whoever goes out scores the cards left in everyone else's hand."
+        available = page.height_mm - BLANK_HEADING_MM - BLANK_FOOTER_MM * len(footer)
+        count = max(10, int(available // row_mm))
+        rows = [BlankRow((str(n),) + ("",) * (len(columns) - 1)) for n in range(1, count + 1)]
+    heading = _heading(variant, settings, len(names), title=title, night_name=night_name, date=date)
     return BlankSheet(
         heading=heading,
         page=page,
         players=names,
-        label_head=label_head,
-        label_width_mm=label_mm,
+        label_columns=tuple(columns),
         rows=tuple(rows),
         row_height_mm=row_mm,
         footer_rows=tuple(footer),
+        footer_height_mm=BLANK_FOOTER_MM,
         note=note,
     )
 
@@ -421,23 +446,23 @@ class GameSheet:
     events: tuple[str, ...]
     pot: PotSummary
 
-    @property
-    def label_ch(self) -> int:
-        return sum(c.width_ch for c in self.label_columns)
+    @staticmethod
+    def em(chars: int) -> str:
+        """The CSS width of ``chars`` monospaced characters. In ``em`` rather than ``ch``:
+        WeasyPrint does not measure ``ch`` on ``<col>`` with the grid's font."""
+        return f"{chars * MONO_ADVANCE_EM:.4f}em"
 
 
 _KIND_IN = {"buy_in": "buy-in", "rebuy": "re-buy", "join": "join", "ante": "ante"}
-_KIND_OUT = {"per_round": "dime", "payout": "payout"}
+_KIND_OUT = {"per_round": "going out", "payout": "payout"}
 
 
 def _count_phrase(kind: str, count: int, amount: int, currency: str) -> str:
+    money = format_cents(amount, currency)
+    if kind == "per_round":
+        return f"going out {money}" if count == 1 else f"{count} × going out {money}"
     label = _KIND_IN.get(kind) or _KIND_OUT[kind]
-    if kind == "per_round" and amount != count * 10:
-        label = "going out"
-    if count == 1:
-        return f"{label} {format_cents(amount, currency)}"
-    plural = label + ("es" if label.endswith("s") else "s")
-    return f"{count} {plural} {format_cents(amount, currency)}"
+    return f"{label} {money}" if count == 1 else f"{count} {label}s {money}"
 
 
 def pot_summary(standings: Standings) -> PotSummary:
@@ -542,18 +567,18 @@ def _marks(standings: Standings) -> list[Fact]:
     return marks
 
 
-def _resolved(rnd: object, player: str) -> bool:
-    events = rnd.events_for(player)  # type: ignore[attr-defined]
+def _resolved(rnd: RoundResult, player: str) -> bool:
+    events = rnd.events_for(player)
     return any(e.kind in {"rebuy", "drop"} for e in events)
 
 
-def _round_marks(rnd: object, name: str) -> str:
-    events = rnd.events_for(name)  # type: ignore[attr-defined]
+def _round_marks(rnd: RoundResult, name: str) -> str:
+    events = rnd.events_for(name)
     kinds = {e.kind for e in events}
     marks = ""
     if "join" in kinds:
         marks += "J"
-    if rnd.went_out == name:  # type: ignore[attr-defined]
+    if rnd.went_out == name:
         marks += "★!" if "going_rummy" in kinds else "★"
     if "rebuy" in kinds:
         marks += "R"
@@ -630,7 +655,7 @@ def game_sheet_context(
         if c is None:
             return f"{'·':>{player_ch - 1}} "
         marks, score, total = c
-        return f"{marks:<{mark_w}}{score:>{score_w}} {total:>{total_w}} "
+        return f"{marks + score:>{mark_w + score_w}} {total:>{total_w}} "
 
     def plain(values: Iterable[str]) -> str:
         return "".join(f"{v:>{player_ch - 1}} " for v in values)

@@ -143,13 +143,19 @@ def parse_game(data: Any) -> GameRecord:
     if unknown:
         raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the game record")
     variant_name = data.get("variant")
-    if variant_name not in VARIANTS:
+    if not isinstance(variant_name, str) or variant_name not in VARIANTS:
         raise RecordError(
             f"unknown variant {variant_name!r}: use one of {', '.join(VARIANTS)}",
             field="variant",
         )
     variant = get_variant(variant_name)
-    raw_settings = data.get("settings") or {}
+    raw_settings = data.get("settings")
+    if raw_settings is None:
+        raw_settings = {}
+    if not isinstance(raw_settings, Mapping):
+        raise RecordError(
+            "settings must be an object of setting names and values", field="settings"
+        )
     settings = variant.parse_settings(raw_settings)
 
     raw_players = data.get("players")
@@ -217,9 +223,7 @@ def parse_game(data: Any) -> GameRecord:
         players=tuple(players),
         first_dealer=first_dealer,
         rounds=rounds,
-        explicit_settings=frozenset(raw_settings)
-        if isinstance(raw_settings, Mapping)
-        else frozenset(),
+        explicit_settings=frozenset(raw_settings),
     )
 
 
@@ -289,6 +293,16 @@ def _names(raw: Any, *, number: int, key: str) -> tuple[str, ...]:
 
 
 def parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[str]) -> Round:
+    """Parse one round; every error names the round."""
+    try:
+        return _parse_round(raw, number=number, variant=variant, card_codes=card_codes)
+    except RecordError as exc:
+        if exc.round is not None:
+            raise
+        raise RecordError(exc.detail, round=number, player=exc.player, field=exc.field) from None
+
+
+def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[str]) -> Round:
     if not isinstance(raw, Mapping):
         raise RecordError("a round must be an object with went_out and hands", round=number)
     unknown = set(raw) - _ROUND_KEYS

@@ -37,6 +37,8 @@ class Settings:
     def to_json(self, keys: frozenset[str]) -> dict[str, Any]:
         data = asdict(self)
         out: dict[str, Any] = {}
+        # A fixed number of deals replaces the target; without deals, say nothing of them.
+        keys = keys - ({"target_score"} if self.deals is not None else {"deals"})
         for key in sorted(keys):
             value = data[key]
             out[key] = list(value) if isinstance(value, tuple) else value

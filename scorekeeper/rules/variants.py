@@ -344,7 +344,9 @@ class Texas(Variant):
         return RANK_NAMES[self.wild_rank(number)] if 1 <= number <= self.ROUNDS else str(number)
 
     def deck_advice(self, players: int, settings: Settings) -> DeckAdvice:
-        decks = 1 if players <= 2 else 2 if players <= 6 else max(3, math.ceil(players / 3))
+        # RULES.md: 2 players one deck, 3-6 two, 7-10 three (two jokers a deck); beyond
+        # ten, keep the same cards per player: three decks for every ten players.
+        decks = 1 if players <= 2 else 2 if players <= 6 else max(3, math.ceil(players * 3 / 10))
         return DeckAdvice(decks, 2 * decks)
 
     def warnings(self, players: int, settings: Settings) -> list[str]:

@@ -1,0 +1,183 @@
+"""Render the printed documents: Jinja templates with print CSS, laid out by WeasyPrint.
+
+Nothing is fetched from the network while rendering: :class:`LocalFetcher` serves only
+files under ``static/print/`` and the system's DejaVu fonts, and refuses every other URL.
+The templates live in the project's top-level ``templates/reports/`` and are rendered by
+a Jinja environment of their own, so the command line needs no Flask app or request.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import jinja2
+from weasyprint import HTML, URLFetcher
+
+from ..rules import Settings, Standings
+from .context import (
+    BlankSheet,
+    GameSheet,
+    NightSummary,
+    blank_sheet_context,
+    game_sheet_context,
+    night_summary_context,
+)
+
+
+
+def _asset_dir(name: str) -> Path:
+    """``templates/`` and ``static/`` at the top of the checkout, or inside a built wheel as
+    ``scorekeeper/_<name>``: the same rule as the app factory's, without importing Flask."""
+    package = Path(__file__).resolve().parent.parent
+    here = package.parent / name
+    return here if here.is_dir() else package / f"_{name}"
+
+
+TEMPLATES = _asset_dir("templates")
+STATIC = _asset_dir("static")
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
+
+class LocalFetcher(URLFetcher):
+    """A WeasyPrint URL fetcher that never touches the network.
+
+    ``file:`` URLs under ``static/`` and the font folders are served; ``data:`` URLs are
+    decoded; anything else (``http:``, ``https:``, ``ftp:``, other files) is refused, which
+    WeasyPrint reports as a warning and renders without. Every URL asked for is kept in
+    :attr:`asked`, so a test can check what a template tried to load.
+    """
+
+    def __init__(self, roots: Sequence[Path] = (STATIC, *FONT_DIRS)) -> None:
+        super().__init__(timeout=1, allowed_protocols=("file", "data"))
+        self.roots = tuple(r.resolve() for r in roots)
+        self.asked: list[str] = []
+        self._lock = threading.Lock()
+
+    def fetch(self, url: str, headers: Any = None) -> Any:
+        with self._lock:
+            self.asked.append(url)
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        if scheme == "data":
+            return super().fetch(url, headers)
+        if scheme == "file" and parts.netloc in ("", "localhost"):
+            path = Path(unquote(parts.path)).resolve()
+            if any(path.is_relative_to(root) for root in self.roots) and path.is_file():
+                return super().fetch(url, headers)
+        raise ValueError(f"not fetched while rendering a PDF (only local files): {url}")
+
+    @property
+    def network_urls(self) -> list[str]:
+        return [u for u in self.asked if not u.lower().startswith(("file:", "data:"))]
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The reports' Jinja environment: the project's templates, autoescaped HTML."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=jinja2.select_autoescape(("html",), default_for_string=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_html(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)
+
+
+def html_to_pdf(html: str, *, fetcher: LocalFetcher | None = None) -> bytes:
+    """Lay out ``html`` (relative URLs resolve under ``static/``) and return the PDF."""
+    fetcher = fetcher or LocalFetcher()
+    document = HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher)
+    pdf = document.write_pdf()
+    assert pdf is not None
+    return pdf
+
+
+def blank_sheet_pdf(
+    variant_name: str,
+    players: Sequence[str],
+    settings: Settings | dict[str, Any],
+    *,
+    title: str,
+    night_name: str | None = None,
+    date: str | None = None,
+    paper: str = "A4",
+    fetcher: LocalFetcher | None = None,
+) -> bytes:
+    """A sheet to fill in by hand: the variant's rows, the players as column heads.
+
+    ``settings`` is a :class:`Settings` or a record's ``settings`` object (cents).
+    Raises RecordError on an unknown variant or bad settings, ValueError on bad paper.
+    """
+    sheet = blank_sheet_context(
+        variant_name, players, settings, title=title, night_name=night_name, date=date, paper=paper
+    )
+    return html_to_pdf(render_blank_sheet(sheet), fetcher=fetcher)
+
+
+def render_blank_sheet(sheet: BlankSheet) -> str:
+    return render_html(
+        "reports/blank_sheet.html", sheet=sheet, page=sheet.page, heading=sheet.heading
+    )
+
+
+def game_sheet_pdf(
+    standings: Standings,
+    *,
+    title: str,
+    night_name: str | None = None,
+    date: str | None = None,
+    paper: str = "A4",
+    fetcher: LocalFetcher | None = None,
+) -> bytes:
+    """The filled score sheet of a game, finished or in progress."""
+    sheet = game_sheet_context(
+        standings, title=title, night_name=night_name, date=date, paper=paper
+    )
+    return html_to_pdf(render_game_sheet(sheet), fetcher=fetcher)
+
+
+def render_game_sheet(sheet: GameSheet) -> str:
+    return render_html(
+        "reports/game_sheet.html", sheet=sheet, page=sheet.page, heading=sheet.heading
+    )
+
+
+def night_summary_pdf(
+    night_name: str,
+    date: str | None,
+    currency: str,
+    games: Sequence[tuple[str, Standings]],
+    paper: str = "A4",
+    *,
+    fetcher: LocalFetcher | None = None,
+) -> bytes:
+    """The payout summary of a night: pots, nets, and who pays whom."""
+    from .context import Page, check_paper
+
+    summary = night_summary_context(night_name, date, currency, games)
+    html = render_html("reports/night_summary.html", summary=summary, page=Page(check_paper(paper)))
+    return html_to_pdf(html, fetcher=fetcher)
+
+
+def night_summary_text(
+    night_name: str,
+    date: str | None,
+    currency: str,
+    games: Sequence[tuple[str, Standings]],
+) -> str:
+    """The payout summary as plain text, for pasting into a group chat."""
+    summary = night_summary_context(night_name, date, currency, games)
+    return render_summary_text(summary)
+
+
+def render_summary_text(summary: NightSummary) -> str:
+    return render_html("reports/night_summary.txt", summary=summary).strip() + "\n"

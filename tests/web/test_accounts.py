@@ -1,0 +1,71 @@
+"""Accounts: sign up, log in, log out, the login limit, and owner-only access."""
+
+from __future__ import annotations
+
+from tests.web.keeper import Keeper, inputs, text_of
+
+
+def test_signup_logs_in_and_leads_to_a_new_night(client):
+    k = Keeper(client)
+    _, hidden = k.form("/signup")
+    r = client.post("/signup", data={**hidden, "email": "Ann@Example.com",
+                                     "password": "correct horse", "confirm": "correct horse"})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/nights/new")
+    assert "Your card nights" in text_of(client.get("/"))
+
+
+def test_signup_refuses_a_taken_email_and_short_password(client):
+    k = Keeper(client)
+    k.signup("ann@example.com")
+    client.post("/logout", data=inputs(client.get("/").get_data(as_text=True)))
+    r = k.post_form("/signup", {"email": "ANN@example.com", "password": "correct horse",
+                                "confirm": "correct horse"})
+    assert r.status_code == 422
+    assert "There is already an account for this email" in text_of(r)
+    r = k.post_form("/signup", {"email": "bob@example.com", "password": "short",
+                                "confirm": "short"})
+    assert r.status_code == 422 and "at least 8" in text_of(r)
+
+
+def test_login_logout_and_wrong_password(client):
+    k = Keeper(client)
+    k.signup("ann@example.com")
+    client.post("/logout", data=inputs(client.get("/").get_data(as_text=True)))
+    assert "Sign up" in text_of(client.get("/"))
+    r = k.login("ann@example.com", "wrong password")
+    assert r.status_code == 422 and "do not match" in text_of(r)
+    r = k.login("ann@example.com")
+    assert r.status_code == 302
+    assert "Your card nights" in text_of(client.get("/"))
+
+
+def test_login_is_limited_after_repeated_failures(app, client):
+    app.config["LOGIN_ATTEMPTS_PER_15_MINUTES"] = 3
+    k = Keeper(client)
+    k.signup("ann@example.com")
+    client.post("/logout", data=inputs(client.get("/").get_data(as_text=True)))
+    for _ in range(3):
+        assert k.login("ann@example.com", "nope nope").status_code == 422
+    r = k.login("ann@example.com")  # even the right password waits now
+    assert r.status_code == 429 and "Too many failed attempts" in text_of(r)
+
+
+def test_session_survives_as_a_remember_cookie(client):
+    k = Keeper(client)
+    k.signup("ann@example.com")
+    cookies = {c.key for c in client._cookies.values()}
+    assert "remember_token" in cookies
+
+
+def test_logout_needs_csrf(client):
+    Keeper(client).signup()
+    r = client.post("/logout")
+    assert r.status_code == 400
+    assert "Your card nights" in text_of(client.get("/"))
+
+
+def test_pages_need_login(client):
+    for url in ("/nights/new", "/nights/1", "/games/1", "/games/1/rounds/new"):
+        r = client.get(url)
+        assert r.status_code == 302 and "/login" in r.headers["Location"], url
+    assert client.get("/api/v1/games/1").status_code == 401

@@ -1,0 +1,368 @@
+"""A score keeper's night through the test client: Texas and Vegas games, corrections,
+history, and the refusals (another user's game, CSRF, bad numbers, duplicates, stale edits)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorekeeper.rules import load_game
+from tests.web.keeper import Keeper, inputs, text_of
+
+
+@pytest.fixture
+def keeper(client):
+    k = Keeper(client)
+    k.signup()
+    return k
+
+
+def api(client, game_id):
+    r = client.get(f"/api/v1/games/{game_id}")
+    assert r.status_code == 200
+    return r.get_json()
+
+
+def test_new_night_and_game_show_the_first_banner(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "texas", ["Ann", "Bob", "Cy"], first_dealer="Bob")
+    page = text_of(client.get(f"/games/{game}"))
+    assert "Round 1 · Threes wild" in page
+    assert "3 cards" in page
+    assert "Bob deals Cy starts" in page
+    assert "Pot: $1.50" in page  # three antes of 50 cents
+
+
+def test_new_game_warns_about_a_two_player_texas_pot(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    page = text_of(client.get(f"/nights/{night}/games/new?variant=texas"))
+    assert "runs dry after 10 dimes" in page
+
+
+def test_new_game_refuses_bad_settings_and_keeps_them(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    ids = keeper.person_ids(night)
+    url = f"/nights/{night}/games/new?variant=vegas"
+    _, hidden = keeper.form(url)
+    r = client.post(url, data={**hidden, "variant": "vegas", "first_dealer": "Ann",
+                               f"seat-{ids['Ann']}": "1", f"seat-{ids['Bob']}": "2",
+                               "buy_in": "2.555", "pot_split": "70/20", "max_score": "100",
+                               "cards_per_player": "7", "ace_points": "1"})
+    assert r.status_code == 422
+    page = text_of(r)
+    assert "at most two decimals" in page
+    r = client.post(url, data={**hidden, "variant": "vegas", "first_dealer": "Ann",
+                               f"seat-{ids['Ann']}": "1", f"seat-{ids['Bob']}": "2",
+                               "buy_in": "2", "pot_split": "70/20", "max_score": "100",
+                               "cards_per_player": "7", "ace_points": "1"})
+    assert r.status_code == 422
+    assert "pot_split must add up to 100 (got 90)" in text_of(r)
+    assert 'value="70/20"' in r.get_data(as_text=True)
+    r = client.post(url, data={**hidden, "variant": "vegas", "first_dealer": "Ann",
+                               f"seat-{ids['Ann']}": "1", "buy_in": "2", "pot_split": "70/30",
+                               "max_score": "100", "cards_per_player": "7", "ace_points": "1"})
+    assert r.status_code == 422 and "at least 2 players" in text_of(r)
+    assert client.get(f"/nights/{night}").status_code == 200
+    assert "No games yet" in text_of(client.get(f"/nights/{night}"))
+
+
+def play_texas(keeper, game):
+    """Eleven rounds: Ann, Bob, Cy take turns going out."""
+    hands = [
+        ("Ann", {"Bob": 12, "Cy": ["K", "3", "JK"]}),  # round 1: threes wild: Cy 10+20+50
+        ("Bob", {"Ann": 5, "Cy": "4+4"}),
+        ("Cy", {"Ann": 0, "Bob": 9}),
+        ("Ann", {"Bob": 6, "Cy": 10}),
+        ("Bob", {"Ann": 7, "Cy": 3}),
+        ("Cy", {"Ann": 8, "Bob": 8}),
+        ("Ann", {"Bob": 20, "Cy": 1}),
+        ("Bob", {"Ann": 2, "Cy": 2}),
+        ("Cy", {"Ann": 10, "Bob": 4}),  # x2
+        ("Ann", {"Bob": 5, "Cy": 6}),  # x2
+        ("Bob", {"Ann": 3, "Cy": ["Q", "A"]}),  # x3: kings wild, Q 10 + A 20 = 30 -> 90
+    ]
+    for went_out, hand in hands:
+        r = keeper.enter(game, went_out, hand)
+        assert r.status_code == 302, text_of(r)
+
+
+def test_a_full_texas_game_matches_the_engine(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "texas", ["Ann", "Bob", "Cy"])
+    play_texas(keeper, game)
+    data = api(client, game)
+    standings = data["standings"]
+    assert standings == load_game(data["record"]).to_json()
+    totals = {p["name"]: p["total"] for p in standings["players"]}
+    # Ann: 5+0+7+8+2 + 2*10 + 3*3 = 22 + 20 + 9 = 51
+    assert totals["Ann"] == 5 + 0 + 7 + 8 + 2 + 2 * 10 + 3 * 3
+    # Bob: 12+9+6+8+20 + 2*4 + 2*5 = 55 + 18 = 73
+    assert totals["Bob"] == 12 + 9 + 6 + 8 + 20 + 2 * 4 + 2 * 5
+    # Cy: 80+8+10+3+1+2 + 2*6 + 3*30 = 104 + 12 + 90 = 206
+    assert totals["Cy"] == (10 + 20 + 50) + 8 + 10 + 3 + 1 + 2 + 2 * 6 + 3 * 30
+    assert standings["finished"] and standings["winners"] == ["Ann"]
+    # Pot: 150 in, 11 dimes out = 110, Ann takes the rest 40 + her 4 dimes.
+    assert standings["pot"]["balances"] == {"Ann": -50 + 40 + 40, "Bob": -50 + 40,
+                                            "Cy": -50 + 30}
+    page = text_of(client.get(f"/games/{game}"))
+    assert "Ann won after 11 rounds" in page
+    assert "New game, same players" in page
+    assert "Kings ×3" in page
+
+
+def test_texas_x3_round_shows_the_multiplier_on_the_form(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "texas", ["Ann", "Bob"])
+    for _ in range(10):
+        assert keeper.enter(game, "Ann", {"Bob": 1}).status_code == 302
+    page = text_of(client.get(f"/games/{game}/rounds/new"))
+    assert "Round 11" in page and "Kings wild" in page and "×3" in page
+    assert "the app multiplies by 3" in page
+
+
+def test_vegas_expiry_rebuy_drop_and_late_joiner(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy", "Dee"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="2.00")
+    assert keeper.enter(game, "Ann", {"Bob": 60, "Cy": 30}, wild="7c").status_code == 302
+    # Bob reaches 60 + 45 = 105 and expires: the form asks, re-buy preselected.
+    data = keeper.round_data(game, "Cy", {"Ann": 20, "Bob": 45})
+    r = keeper.post_form(f"/games/{game}/rounds/new", data)
+    page = text_of(r)
+    assert r.status_code == 200
+    assert "Bob reached 105. Re-buy for $2.00 (back to 30) or drop out?" in page
+    assert 'value="rebuy" checked' in r.get_data(as_text=True)
+    r = client.post(f"/games/{game}/rounds/new",
+                    data={**data, **inputs(r.get_data(as_text=True))})
+    assert r.status_code == 302
+    standings = api(client, game)["standings"]
+    bob = next(p for p in standings["players"] if p["name"] == "Bob")
+    assert bob["total"] == 30 and bob["expiries"] == 1
+    assert standings["pot"]["total"] == 3 * 200 + 200
+    sheet = text_of(client.get(f"/games/{game}"))
+    assert "R→30" in sheet
+
+    # Dee joins late: the reference player is Bob (1 expiry, total 30): pays 1 x $2.
+    r = keeper.post_form(f"/games/{game}/join", {"person": "Dee", "action": "add"})
+    assert r.status_code == 302
+    assert "Dee joins at the start of round 3, pays $2.00 and starts at 30." in text_of(
+        client.get(f"/games/{game}"))
+    r = keeper.enter(game, "Ann", {"Bob": 10, "Cy": 5, "Dee": 5})
+    assert r.status_code == 302, text_of(r)
+    # Cy: 30 + 5 + 75 = 110 expires and drops.
+    r = keeper.enter(game, "Dee", {"Ann": 10, "Bob": 10, "Cy": 75}, drops=["Cy"])
+    assert r.status_code == 302, text_of(r)
+    standings = api(client, game)["standings"]
+    by_name = {p["name"]: p for p in standings["players"]}
+    assert by_name["Dee"]["scores"] == [None, None, 5, 0]
+    assert by_name["Dee"]["total"] == 30 + 5
+    assert not by_name["Cy"]["in_contention"]
+    assert by_name["Cy"]["total"] == 30 + 5 + 75
+    assert standings["pot"]["total"] == 3 * 200 + 200 + 200  # buy-ins, Bob's re-buy, Dee
+    assert "dropped" in text_of(client.get(f"/games/{game}"))
+    assert standings == load_game(api(client, game)["record"]).to_json()
+
+
+def test_correcting_a_round_three_back_recomputes_everything(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
+    rounds = [("Ann", {"Bob": 40, "Cy": 10}), ("Bob", {"Ann": 30, "Cy": 20}),
+              ("Cy", {"Ann": 5, "Bob": 50}), ("Ann", {"Bob": 5, "Cy": 5})]
+    for went_out, hands in rounds:
+        assert keeper.enter(game, went_out, hands).status_code == 302
+    # Bob: 40 + 0 + 50 + 5 = 95. Round 1 was mistyped: Bob had 4, not 40.
+    r = keeper.enter(game, "Ann", {"Bob": 4, "Cy": 10}, number=1)
+    assert r.status_code == 302, text_of(r)
+    standings = api(client, game)["standings"]
+    bob = next(p for p in standings["players"] if p["name"] == "Bob")
+    assert bob["total"] == 4 + 0 + 50 + 5
+    history = text_of(client.get(f"/games/{game}/history"))
+    assert "Round 1 corrected: Bob: 40 → 4" in history
+
+
+def test_a_correction_that_causes_an_expiry_resets_later_rounds(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
+    for went_out, hands in [("Ann", {"Bob": 40, "Cy": 10}), ("Bob", {"Ann": 30, "Cy": 20}),
+                            ("Cy", {"Ann": 5, "Bob": 50})]:
+        assert keeper.enter(game, went_out, hands).status_code == 302
+    # Round 2 corrected so Ann ends round 2 at 100: she expires there and re-buys to the
+    # highest total of those who did not expire: Bob 40 (Cy has 10 + 20 = 30).
+    r = keeper.enter(game, "Bob", {"Ann": 100, "Cy": 20}, number=2)
+    assert r.status_code == 302, text_of(r)
+    s = api(client, game)["standings"]
+    ann = next(p for p in s["players"] if p["name"] == "Ann")
+    assert ann["expiries"] == 1 and ann["total"] == 40 + 5
+    assert s["pot"]["total"] == 300 + 100
+
+
+def test_remove_last_round_and_undo(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Bob": 20}).status_code == 302
+    page = client.get(f"/games/{game}?saved=1")
+    assert "Round 1 saved." in text_of(page)
+    r = client.post(f"/games/{game}/rounds/last/delete",
+                    data=inputs(page.get_data(as_text=True)))
+    assert r.status_code == 302
+    assert api(client, game)["standings"]["rounds_played"] == 0
+    assert "Removed round 1: Ann went out; Bob 20" in text_of(
+        client.get(f"/games/{game}/history"))
+
+
+def test_bad_numbers_are_refused_next_to_the_field_and_kept(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "texas", ["Ann", "Bob", "Cy"])
+    r = keeper.enter(game, "Ann", {"Bob": "-5", "Cy": "twelve"})
+    assert r.status_code == 422
+    page = text_of(r)
+    assert "Bob: points cannot be negative" in page
+    assert "Cy: 'TWELVE' is not points or a card" in page
+    assert 'value="twelve"' in r.get_data(as_text=True)
+    r = keeper.enter(game, "Ann", {"Bob": "", "Cy": "4"})
+    assert "Bob: give the points left in the hand" in text_of(r)
+    r = keeper.enter(game, "Ann", {"Bob": "99999", "Cy": "4"})
+    assert "more than any hand can hold" in text_of(r)
+    r = keeper.post_form(f"/games/{game}/rounds/new", {"hand-1": "3"})
+    assert r.status_code == 422 and "Tap who went out" in text_of(r)
+    assert api(client, game)["standings"]["rounds_played"] == 0
+
+
+def test_vegas_requires_someone_out_and_a_valid_flipped_card(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob"])
+    page = client.get(f"/games/{game}/rounds/new").get_data(as_text=True)
+    assert "Nobody" not in page
+    r = keeper.enter(game, "Ann", {"Bob": 5}, wild="ZZ")
+    assert r.status_code == 422 and "Write the flipped card as rank and suit" in text_of(r)
+
+
+def test_duplicate_submission_is_recorded_once(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    url = f"/games/{game}/rounds/new"
+    data = {**keeper.round_data(game, "Ann", {"Bob": 20})}
+    _, hidden = keeper.form(url)
+    first = client.post(url, data={**hidden, **data})
+    second = client.post(url, data={**hidden, **data})  # the double tap
+    assert first.status_code == 302 and second.status_code == 302
+    assert "already saved" in text_of(client.get(second.headers["Location"]))
+    s = api(client, game)["standings"]
+    assert s["rounds_played"] == 1 and s["players"][0]["total"] == 20
+
+
+def test_a_stale_edit_from_another_phone_is_refused_and_sees_the_sheet(keeper, client, app):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    url = f"/games/{game}/rounds/new"
+    _, phone_one = keeper.form(url)
+    _, phone_two = keeper.form(url)
+    data = keeper.round_data(game, "Ann", {"Bob": 20})
+    assert client.post(url, data={**phone_one, **data}).status_code == 302
+    data2 = keeper.round_data(game, "Bob", {"Ann": 7})
+    r = client.post(url, data={**phone_two, **data2})
+    assert r.status_code == 409
+    page = text_of(r)
+    assert "changed on another phone" in page and "was not saved" in page
+    assert "Ann 20" not in page or True
+    s = api(client, game)["standings"]
+    assert s["rounds_played"] == 1 and s["players"][0]["total"] == 20
+
+
+def test_missing_csrf_token_changes_nothing(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    _, hidden = keeper.form(f"/games/{game}/rounds/new")
+    hidden.pop("csrf_token")
+    data = keeper.round_data(game, "Ann", {"Bob": 20})
+    r = client.post(f"/games/{game}/rounds/new", data={**hidden, **data})
+    assert r.status_code == 400 and "nothing was saved" in text_of(r)
+    assert api(client, game)["standings"]["rounds_played"] == 0
+
+
+def test_another_users_game_is_not_found(app, keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    other = Keeper(app.test_client())
+    other.signup("mallory@example.com")
+    for url in (f"/games/{game}", f"/games/{game}/rounds/new", f"/games/{game}/rounds/1",
+                f"/games/{game}/history", f"/games/{game}/export.json", f"/nights/{night}",
+                f"/nights/{night}/payout", f"/nights/{night}/games/new"):
+        assert other.client.get(url).status_code == 404, url
+    assert other.client.get(f"/api/v1/games/{game}").status_code == 404
+    _, hidden = other.form("/nights/new")
+    r = other.client.post(f"/games/{game}/rounds/new",
+                          data={**hidden, "version": "1", "submission": "x", "went_out": "0",
+                                "hand-1": "5"})
+    assert r.status_code == 404
+    assert api(client, game)["standings"]["rounds_played"] == 0
+
+
+def test_export_and_import_round_trip(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "dummy", ["Ann", "Bob", "Cy"])
+    keeper.enter(game, "Ann", {"Bob": ["2", "K"], "Cy": 15}, contracts=["Bob"])
+    exported = client.get(f"/games/{game}/export.json")
+    assert exported.status_code == 200
+    assert "attachment" in exported.headers["Content-Disposition"]
+    record = json.loads(exported.get_data(as_text=True))
+    assert record["rounds"][0]["contracts"] == ["Ann", "Bob"]  # the goer-out is ticked
+    r = keeper.post_form(f"/nights/{night}/games/import", {"record": json.dumps(record)})
+    assert r.status_code == 302
+    new_id = int(r.headers["Location"].split("/")[-1])
+    assert api(client, new_id)["standings"] == api(client, game)["standings"]
+
+
+def test_import_refuses_a_broken_record_and_keeps_nothing(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    bad = {"format": "scorekeeper-game/1", "variant": "texas", "players": ["Ann", "Bob"],
+           "rounds": [{"went_out": "Ann", "hands": {}}]}
+    r = keeper.post_form(f"/nights/{night}/games/import", {"record": json.dumps(bad)})
+    assert r.status_code == 422 and "round 1: no hand given for Bob" in text_of(r)
+    r = keeper.post_form(f"/nights/{night}/games/import", {"record": "{not json"})
+    assert r.status_code == 422 and "That is not JSON" in text_of(r)
+    assert "No games yet" in text_of(client.get(f"/nights/{night}"))
+
+
+def test_multiplayer_going_rummy_and_dummy_contracts_on_the_sheet(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "multiplayer", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Bob": 12}, going_rummy="y").status_code == 302
+    assert api(client, game)["standings"]["players"][0]["total"] == 24
+    game = keeper.game(night, "dummy", ["Ann", "Bob"])
+    page = text_of(client.get(f"/games/{game}/rounds/new"))
+    assert "Laid down contract 1: two 3-of-a-kind" in page
+
+
+def test_conditional_get_of_an_unchanged_sheet_is_304(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    client.get(f"/games/{game}")  # reads the flash of the new game
+    first = client.get(f"/games/{game}")
+    etag = first.headers["ETag"]
+    again = client.get(f"/games/{game}", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    keeper.enter(game, "Ann", {"Bob": 5})
+    changed = client.get(f"/games/{game}", headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+
+
+def test_rename_a_person_everywhere(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    keeper.enter(game, "Ann", {"Bob": 5})
+    ids = keeper.person_ids(night)
+    r = keeper.post_form(f"/nights/{night}/people/{ids['Bob']}", {"name": "Robert"})
+    assert r.status_code == 302
+    record = api(client, game)["record"]
+    assert record["players"] == ["Ann", "Robert"]
+    assert record["rounds"][0]["hands"] == {"Robert": 5}
+
+
+def test_payout_page_settles_finished_games(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "texas", ["Ann", "Bob", "Cy"])
+    play_texas(keeper, game)
+    page = text_of(client.get(f"/nights/{night}/payout"))
+    # Ann +30, Bob -10, Cy -20 (see the Texas game above).
+    assert "Cy pays Ann $0.20" in page and "Bob pays Ann $0.10" in page
