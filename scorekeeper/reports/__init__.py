@@ -5,6 +5,7 @@ database or needs a Flask request. See :mod:`.pdf` for rendering and :mod:`.cont
 what the templates are given.
 """
 
+from .context import night_summary_context
 from .pdf import (
     LocalFetcher,
     blank_sheet_pdf,
@@ -12,7 +13,6 @@ from .pdf import (
     night_summary_pdf,
     night_summary_text,
 )
-from .context import night_summary_context
 
 __all__ = [
     "LocalFetcher",

@@ -395,8 +395,10 @@ class LabelColumn:
 
 @dataclass(frozen=True, slots=True)
 class SheetRow:
-    labels: tuple[str, ...]  # one per label column
-    line: str  # the players' cells, one preformatted monospaced line
+    """A row of the score grid as one preformatted line: the round's labels (number, wild,
+    dealer) then each player's cell, every column a fixed number of characters."""
+
+    text: str
     kind: Literal["round", "start", "next", "total", "footer"] = "round"
     rule: bool = False  # a rule under the row (every fifth round)
 
@@ -428,6 +430,7 @@ class Placing:
     name: str
     total: int
     note: str  # "dropped in round 23", "on contract 7"
+    money: PotLine | None  # None when the game has no money at stake
 
 
 @dataclass(frozen=True, slots=True)
@@ -617,24 +620,22 @@ def game_sheet_context(
         grid.append(cells)
 
     handicaps = {p.name: p.handicap for p in record.players}
-    show_start = any(handicaps.values())
-    finals = [str(p.total) for p in standings.players]
-    places = [_place(standings, p.name) for p in standings.players]
-    footers: list[tuple[str, list[str]]] = [("Total", finals), ("Place", places)]
-    rebuys = {name: 0 for name in names}
+    footers: list[tuple[str, list[str]]] = [
+        ("Total", [str(p.total) for p in standings.players]),
+        ("Place", [_place(standings, p.name) for p in standings.players]),
+    ]
+    rebuys = dict.fromkeys(names, 0)
     for e in standings.pot.entries:
         if e.kind == "rebuy":
             rebuys[e.player] += 1
     if variant.name == "vegas" and any(rebuys.values()):
         footers.append(("Re-buys", [str(rebuys[n]) for n in names]))
     if variant.name == "dummy":
+        done = len(CONTRACTS) + 1
         footers.append(
             (
                 "Contract",
-                [
-                    "done" if (p.contract or 0) > len(CONTRACTS) else str(p.contract)
-                    for p in standings.players
-                ],
+                ["done" if p.contract == done else str(p.contract) for p in standings.players],
             )
         )
 
@@ -660,64 +661,69 @@ def game_sheet_context(
     def plain(values: Iterable[str]) -> str:
         return "".join(f"{v:>{player_ch - 1}} " for v in values)
 
-    # The label columns: round (or Texas rank), the round's particulars, the dealer.
-    dealer_ch = min(9, max([5, *(len(n) for n in names)]) + 1)
-    columns: list[LabelColumn] = []
-    if variant.name == "texas":
-        columns = [
-            LabelColumn("Round", 8),
-            LabelColumn("Cards", 5, "right"),
+    # The label columns: the round (Texas: its wild rank), its particulars, the dealer.
+    number_ch = max(3, len(str(len(grid) + 1)) + 1)
+    dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
+    columns = {
+        "texas": [
+            LabelColumn("Round", 7),
+            LabelColumn("Cards", 6, "right"),
             LabelColumn("", 3, "center"),
-        ]
-    elif variant.name == "vegas":
-        columns = [
-            LabelColumn("Rd", max(3, len(str(len(grid))) + 1), "right"),
-            LabelColumn("Wild", 5, "center"),
-        ]
-    else:
-        columns = [LabelColumn("Rd", max(3, len(str(len(grid))) + 1), "right")]
+        ],
+        "vegas": [LabelColumn("Rd", number_ch, "right"), LabelColumn("Wild", 6, "center")],
+    }.get(variant.name, [LabelColumn("Rd", number_ch, "right")])
     columns.append(LabelColumn("Deals", dealer_ch))
+    label_ch = sum(c.width_ch for c in columns)
 
-    def labels(number: int, dealer: str, wild: str | None) -> tuple[str, ...]:
+    def label_text(values: Sequence[str]) -> str:
+        out = []
+        for column, value in zip(columns, values, strict=True):
+            w = column.width_ch
+            if len(value) > w - 1:
+                value = value[: w - 2] + "…"
+            out.append(
+                f"{value:>{w - 1}} "
+                if column.align == "right"
+                else f"{value:^{w}}"
+                if column.align == "center"
+                else f"{value:<{w}}"
+            )
+        return "".join(out)
+
+    def labels(number: int, dealer: str, wild: str | None) -> str:
         if variant.name == "texas":
             m = variant.multiplier(number)
-            return (
-                variant.round_label(number),
-                str(variant.cards_per_player(number, len(names), record.settings)),
-                f"×{m}" if m > 1 else "",
-                dealer,
+            cards = variant.cards_per_player(number, len(names), record.settings)
+            return label_text(
+                (variant.round_label(number), str(cards), f"×{m}" if m > 1 else "", dealer)
             )
         if variant.name == "vegas":
-            return (str(number), describe_flipped_card(wild) if wild else "", dealer)
-        return (str(number), dealer)
+            return label_text((str(number), describe_flipped_card(wild) if wild else "", dealer))
+        return label_text((str(number), dealer))
 
     rows: list[SheetRow] = []
-    if show_start:
-        start = [str(handicaps.get(n, 0)) if n in handicaps else "" for n in names]
-        rows.append(SheetRow(("Start",) + ("",) * (len(columns) - 1), plain(start), "start"))
+    if any(handicaps.values()):
+        start = [str(handicaps[n]) if n in handicaps else "" for n in names]
+        rows.append(SheetRow(f"{'Start':<{label_ch}}" + plain(start), "start"))
     for rnd, cells_ in zip(standings.rounds, grid, strict=True):
-        rows.append(
-            SheetRow(
-                labels(rnd.number, rnd.dealer, rnd.wild),
-                "".join(cell(c) for c in cells_),
-                rule=rnd.number % 5 == 0 and rnd.number != len(grid),
-            )
-        )
+        rule = rnd.number % 5 == 0 and rnd.number != len(grid)
+        text = labels(rnd.number, rnd.dealer, rnd.wild) + "".join(cell(c) for c in cells_)
+        rows.append(SheetRow(text, "round", rule))
     nxt = standings.next_round
     if nxt is not None:
         rows.append(
-            SheetRow(labels(nxt.number, nxt.dealer, None), plain([""] * len(names)), "next")
+            SheetRow(
+                labels(nxt.number, nxt.dealer, None)
+                + f" next: {nxt.dealer} deals, {nxt.starts} starts",
+                "next",
+            )
         )
     for i, (label, values) in enumerate(footers):
         rows.append(
-            SheetRow(
-                (label,) + ("",) * (len(columns) - 1),
-                plain(values),
-                "total" if i == 0 else "footer",
-            )
+            SheetRow(f"{label:<{label_ch}}" + plain(values), "total" if i == 0 else "footer")
         )
 
-    width_ch = sum(c.width_ch for c in columns) + player_ch * len(names)
+    width_ch = label_ch + player_ch * len(names)
     page = fit_page(check_paper(paper), width_ch)
     heading = _heading(
         variant,
@@ -728,6 +734,7 @@ def game_sheet_context(
         date=date,
         marks=_marks(standings),
     )
+    pot = pot_summary(standings)
     return GameSheet(
         heading=heading,
         page=page,
@@ -739,9 +746,9 @@ def game_sheet_context(
         width_ch=width_ch,
         rows=tuple(rows),
         winners=standings.winners,
-        ranking=tuple(_ranking(standings)),
+        ranking=tuple(_ranking(standings, pot)),
         events=tuple(_event_notes(standings)),
-        pot=pot_summary(standings),
+        pot=pot,
     )
 
 
@@ -751,7 +758,8 @@ def _place(standings: Standings, name: str) -> str:
     return ("=" if tied else "") + ordinal(p.place)
 
 
-def _ranking(standings: Standings) -> list[Placing]:
+def _ranking(standings: Standings, pot: PotSummary) -> list[Placing]:
+    money = {line.player: line for line in pot.lines}
     out = []
     for name in standings.ranking:
         p = standings.player(name)
@@ -764,7 +772,11 @@ def _ranking(standings: Standings) -> list[Placing]:
                 if p.contract > len(CONTRACTS)
                 else f"on contract {p.contract}"
             )
-        out.append(Placing(_place(standings, name), name, p.total, note))
+        out.append(
+            Placing(
+                _place(standings, name), name, p.total, note, None if pot.empty else money.get(name)
+            )
+        )
     return out
 
 

@@ -29,7 +29,6 @@ from .context import (
 )
 
 
-
 def _asset_dir(name: str) -> Path:
     """``templates/`` and ``static/`` at the top of the checkout, or inside a built wheel as
     ``scorekeeper/_<name>``: the same rule as the app factory's, without importing Flask."""
@@ -41,6 +40,7 @@ def _asset_dir(name: str) -> Path:
 TEMPLATES = _asset_dir("templates")
 STATIC = _asset_dir("static")
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
+
 
 class LocalFetcher(URLFetcher):
     """A WeasyPrint URL fetcher that never touches the network.

@@ -17,9 +17,12 @@ def long_vegas(players: int = 10, rounds: int = 60, seed: int = 7) -> dict[str, 
     rng = random.Random(seed)
     names = list(NAMES[:players])
     record: dict[str, Any] = {
-        "format": "scorekeeper-game/1", "variant": "vegas",
+        "format": "scorekeeper-game/1",
+        "variant": "vegas",
         "settings": {"max_score": 100, "buy_in": 200, "pot_split": [70, 30]},
-        "players": names, "first_dealer": names[0], "rounds": [],
+        "players": names,
+        "first_dealer": names[0],
+        "rounds": [],
     }
     dropped: str | None = None
     dropped_round = 0
@@ -30,8 +33,9 @@ def long_vegas(players: int = 10, rounds: int = 60, seed: int = 7) -> dict[str, 
         playing = active + joins
         for _ in range(500):
             out = rng.choice(playing)
-            hands = {n: rng.choice((0, 2, 3, 5, 6, 8, 10, 11, 13, 15, 20))
-                     for n in playing if n != out}
+            hands = {
+                n: rng.choice((0, 2, 3, 5, 6, 8, 10, 11, 13, 15, 20)) for n in playing if n != out
+            }
             rnd: dict[str, Any] = {"went_out": out, "hands": hands, "wild": rng.choice(WILDS)}
             if joins:
                 rnd["joins"] = joins
