@@ -325,6 +325,33 @@ class SheetView:
     def money(self, cents: int) -> str:
         return format_cents(cents, self.currency)
 
+    def rules_line(self) -> str:
+        """The table rules in one line, as agreed before play (shown under the banner)."""
+        settings = self.s.record.settings
+        name = self.s.variant.name
+        parts: list[str] = []
+        if settings.buy_in:
+            parts.append(f"Buy-in {self.money(settings.buy_in)}")
+        if name == "vegas":
+            parts.append(f"max score {settings.max_score}")
+            parts.append(f"aces {settings.ace_points}")
+            parts.append("meld solidarity" if settings.meld_solidarity else "no meld solidarity")
+            parts.append(
+                "one wild per meld" if settings.meld_strictness else "any number of wilds per meld"
+            )
+            if settings.second_runner_up_buy_in:
+                parts.append("third place gets a buy-in from the runner-up")
+        if name == "texas":
+            parts.append(f"ante {self.money(settings.ante)}")
+            parts.append(f"{self.money(settings.per_round)} to whoever goes out")
+        if name in {"rummy", "multiplayer"}:
+            parts.append(
+                f"{settings.deals} deals" if settings.deals else f"first to {settings.target_score}"
+            )
+        if settings.buy_in or name == "vegas" or settings.pot_split != (100,):
+            parts.append("pot " + "/".join(str(p) for p in settings.pot_split))
+        return " · ".join(parts)
+
     def wild_text(self, wild: list[str] | None) -> str:
         if not wild:
             return ""
