@@ -46,6 +46,13 @@ def load_game(game_id: int, owner: User) -> Game | None:
     return game
 
 
+def game_version(game_id: int, owner: User) -> int | None:
+    """One small query: the game's version, if it is the owner's (for conditional GETs)."""
+    return db.session.scalar(
+        select(Game.version).join(Night).where(Game.id == game_id, Night.owner_id == owner.id)
+    )
+
+
 def load_night(night_id: int, owner: User) -> Night | None:
     return db.session.scalars(
         select(Night).where(Night.id == night_id, Night.owner_id == owner.id)

@@ -271,20 +271,27 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
 
 
 # ------------------------------------------------------------------------- sheet ---
-def _etag(game: Game) -> str:
-    return f"g{game.id}-v{game.version}-t{SHEET_TEMPLATE_VERSION}"
+def _etag(game_id: int, version: int) -> str:
+    return f"g{game_id}-v{version}-t{SHEET_TEMPLATE_VERSION}"
 
 
 @bp.get("/games/<int:game_id>")
 @login_required
 def sheet(game_id: int) -> Response:
-    game = game_or_404(game_id)
-    etag = _etag(game)
     saved = request.args.get("saved", type=int)
-    if not saved and etag in request.if_none_match and not _has_flashes():
-        response = make_response("", 304)
-        response.set_etag(etag)
-        return response
+    if request.if_none_match and not saved and not _has_flashes():
+        # An unchanged sheet is answered from its version alone, before loading rounds.
+        version = services.game_version(game_id, current_user)
+        if version is None:
+            abort(404)
+        etag = _etag(game_id, version)
+        if etag in request.if_none_match:
+            response = make_response("", 304)
+            response.set_etag(etag)
+            response.headers["Cache-Control"] = "private, no-cache"
+            return response
+    game = game_or_404(game_id)
+    etag = _etag(game.id, game.version)
     standings = services.standings_for(game)
     response = make_response(
         render_template(
