@@ -54,6 +54,91 @@ def settle_command(night: Any) -> None:
     click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
 
 
+@click.command("pdf")
+@click.argument("record", type=click.File("r", encoding="utf-8"))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Where to write the PDF (- for standard output); default: a name made "
+    "of the night, date and game in the current folder.",
+)
+@click.option(
+    "--blank",
+    is_flag=True,
+    help="The blank sheet for the game's variant, players and settings, to fill in by hand.",
+)
+@click.option(
+    "--paper",
+    type=click.Choice(["A4", "Letter"], case_sensitive=False),
+    default="A4",
+    show_default=True,
+)
+@click.option("--title", help="The title printed on a game sheet (default: the variant).")
+@click.option("--night", "night_name", help="The night's name (default: the night record's).")
+@click.option("--date", help="The date printed on it (default: the night record's).")
+def pdf_command(
+    record: Any,
+    output: str | None,
+    blank: bool,
+    paper: str,
+    title: str | None,
+    night_name: str | None,
+    date: str | None,
+) -> None:
+    """Print the game RECORD's sheet, or the payout summary of a NIGHT record, as a PDF."""
+    from .reports import (
+        blank_sheet_pdf,
+        game_sheet_pdf,
+        night_summary_pdf,
+        pdf_filename,
+    )
+    from .rules import NIGHT_FORMAT, GameRecord, parse_night, replay
+
+    paper = "Letter" if paper.lower() == "letter" else "A4"
+    try:
+        data = _read_json(record)
+        if isinstance(data, dict) and data.get("format") == NIGHT_FORMAT:
+            if blank:
+                raise RecordError("--blank takes a game record, not a night record")
+            currency, games = parse_night(data)
+            night_name = night_name or data.get("name") or "Card night"
+            date = date or data.get("date")
+            titled = [(f"Game {i}: {s.variant.title}", s) for i, s in enumerate(games, 1)]
+            pdf = night_summary_pdf(night_name, date, currency, titled, paper)
+            name = pdf_filename("summary", night_name=night_name, date=date)
+        else:
+            game = GameRecord.from_json(data)
+            if blank:
+                pdf = blank_sheet_pdf(
+                    game.variant,
+                    [p.name for p in game.players],
+                    game.settings,
+                    title=title or "",
+                    night_name=night_name,
+                    date=date,
+                    paper=paper,
+                )
+            else:
+                pdf = game_sheet_pdf(
+                    replay(game), title=title or "", night_name=night_name, date=date, paper=paper
+                )
+            name = pdf_filename(
+                "blank" if blank else "sheet",
+                variant=game.variant,
+                night_name=night_name,
+                date=date,
+            )
+        if output == "-":
+            click.get_binary_stream("stdout").write(pdf)
+        else:
+            with open(output or name, "wb") as fh:
+                fh.write(pdf)
+    except (RecordError, OSError) as exc:
+        _fail(exc)
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(standings_command)
     app.cli.add_command(settle_command)
+    app.cli.add_command(pdf_command)

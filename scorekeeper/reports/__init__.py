@@ -1,11 +1,23 @@
 """The printed documents: blank and filled score sheets, and a night's payout summary.
 
 Pure rendering: the callers pass the engine's results in; nothing here touches the
-database or needs a Flask request. See :mod:`.pdf` for rendering and :mod:`.context` for
-what the templates are given.
+database or needs a Flask app or request. :mod:`.context` works out what the documents
+show (plain data), :mod:`.pdf` renders the templates in ``templates/reports/`` with
+WeasyPrint, :mod:`.files` names the downloads and caches rendered PDFs.
+
+For the web app::
+
+    key = pdf_cache_key("sheet", record.to_json(), paper=paper, title=title, night=name, date=day)
+    pdf = cached_pdf(key, lambda: game_sheet_pdf(standings, title=title, night_name=name,
+                                                 date=day, paper=paper))
+    filename = pdf_filename("sheet", variant=record.variant, night_name=name, date=day)
+
+and for the payout summary page, ``night_summary_context(...)`` rendered with
+``{% include "reports/_summary.html" %}`` (it needs only ``summary``).
 """
 
-from .context import night_summary_context
+from .context import NightSummary, night_summary_context
+from .files import cached_pdf, pdf_cache_key, pdf_filename, slugify, template_version
 from .pdf import (
     LocalFetcher,
     blank_sheet_pdf,
@@ -16,9 +28,15 @@ from .pdf import (
 
 __all__ = [
     "LocalFetcher",
+    "NightSummary",
     "blank_sheet_pdf",
+    "cached_pdf",
     "game_sheet_pdf",
     "night_summary_context",
     "night_summary_pdf",
     "night_summary_text",
+    "pdf_cache_key",
+    "pdf_filename",
+    "slugify",
+    "template_version",
 ]

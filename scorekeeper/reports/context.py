@@ -12,6 +12,7 @@ round's score sits small beside the running total as superscript digits in the s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -28,13 +29,15 @@ from ..rules import (
 )
 from ..rules.cards import describe_flipped_card
 from ..rules.money import Entry
+from ..rules.variants import Texas
 
 Paper = Literal["A4", "Letter"]
 PAPERS: dict[str, tuple[float, float]] = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
 MARGIN_MM = (12.0, 10.0, 14.0, 10.0)  # top, right, bottom, left: the print CSS's @page margin
 MM_PT = 72 / 25.4
 MONO_ADVANCE_EM = 1233 / 2048  # DejaVu Sans Mono: every character is this wide
-LARGEST_FONT_PT = 8.5
+LARGEST_FONT_PT = 10.0
+WIDEST_PLAYER_CH = 13
 SMALLEST_PORTRAIT_FONT_PT = 6.8
 SMALLEST_FONT_PT = 5.0
 
@@ -132,9 +135,11 @@ def _heading(
     date: str | None,
     marks: Sequence[Fact] = (),
 ) -> Heading:
-    subtitle = None if title.strip().casefold() == variant.title.casefold() else variant.title
+    title = " ".join(title.split()) or variant.title
+    # "Game 2" gets the variant beside it; "Vegas Rummy" or "Vegas Rummy, table 2" does not.
+    subtitle = None if variant.title.casefold() in title.casefold() else variant.title
     return Heading(
-        title=title.strip() or variant.title,
+        title=title,
         subtitle=subtitle,
         night_name=night_name or None,
         date=date or None,
@@ -152,48 +157,38 @@ def pot_split_text(split: Sequence[int]) -> str:
 def settings_facts(variant: Variant, settings: Settings, players: int) -> list[Fact]:
     """The table rules worth printing on a sheet, in the order players ask about them."""
     cur = settings.currency
-    facts: list[Fact] = []
     name = variant.name
+    money = settings.buy_in > 0
+    facts: list[Fact] = []
     if name == "vegas":
         facts.append(Fact("Max score", str(settings.max_score)))
     if name == "texas":
         facts.append(Fact("Ante", format_cents(settings.ante, cur)))
-        facts.append(
-            Fact("Going out", f"takes {format_cents(settings.per_round, cur)} from the pot")
-        )
-    if settings.buy_in or name == "vegas":
+        going_out = format_cents(settings.per_round, cur)
+        facts.append(Fact("Going out", f"takes {going_out} from the pot"))
+    if money:
         facts.append(Fact("Buy-in", format_cents(settings.buy_in, cur)))
-    if settings.buy_in or name in {"vegas", "texas"}:
-        split = pot_split_text(settings.pot_split)
-        if name == "texas" and tuple(settings.pot_split) == (100,):
-            split = "after round 11 the rest goes to the lowest total"
-        facts.append(Fact("Pot", split))
+    if name == "texas" and tuple(settings.pot_split) == (100,):
+        facts.append(Fact("Pot", "after round 11 the rest goes to the lowest total"))
+    elif money or name == "texas":
+        facts.append(Fact("Pot", pot_split_text(settings.pot_split)))
     if name == "vegas":
-        if settings.second_runner_up_buy_in:
+        if money and settings.second_runner_up_buy_in:
             facts.append(Fact("3rd place", "gets a buy-in out of 2nd's share"))
         facts.append(Fact("Cards", f"{settings.cards_per_player} each"))
-        facts.append(
-            Fact(
-                "Re-buy",
-                f"{format_cents(settings.buy_in, cur)}, back to the "
-                "highest total still under the max",
-            )
+        rebuy = "back to the highest total still under the max"
+        if money:
+            rebuy = f"{format_cents(settings.buy_in, cur)}, {rebuy}"
+        facts.append(Fact("Re-buy", rebuy))
+        solidarity = (
+            "wild cards stay in melds"
+            if settings.meld_solidarity
+            else "wild cards may be swapped out of melds"
         )
-        facts.append(
-            Fact(
-                "Melds",
-                "; ".join(
-                    (
-                        "wild cards stay in melds"
-                        if settings.meld_solidarity
-                        else "wild cards may be swapped out of melds",
-                        "one wild card per meld"
-                        if settings.meld_strictness
-                        else "any number of wild cards",
-                    )
-                ),
-            )
+        strictness = (
+            "one wild card per meld" if settings.meld_strictness else "any number of wild cards"
         )
+        facts.append(Fact("Melds", f"{solidarity}; {strictness}"))
     if name in {"rummy", "multiplayer"}:
         if settings.deals is not None:
             facts.append(Fact("Deals", f"{settings.deals}, highest total wins"))
@@ -213,10 +208,11 @@ def card_values_text(variant: Variant, settings: Settings) -> str:
     values = variant.card_values(0, settings)
     codes = [c for c in _CARD_ORDER if c in variant.card_codes]
 
+    # "Face value" only where the pips count as printed (not Dummy's flat 5 for 3 to 9).
+    faces = all(values[str(pips)] == pips for pips in range(3, 10))
+
     def face(code: str) -> bool:
-        if not code.isdigit() or values[code] != int(code):
-            return False
-        return code != "10" or face("9")  # Dummy's 10 goes with J Q K
+        return faces and code.isdigit() and values[code] == int(code)
 
     groups: list[list[str]] = []
     for code in codes:
@@ -258,7 +254,7 @@ def wild_text(variant: Variant) -> str:
         "texas": "twos, jokers and the round's rank (Threes in round 1 ... Kings in "
         "round 11); the round's rank counts 20 in hand",
         "dummy": "twos and jokers",
-    }.get(variant.name, "nothing")
+    }.get(variant.name, "none")
 
 
 def card_legend(variant: Variant, settings: Settings) -> list[Fact]:
@@ -292,9 +288,12 @@ class BlankSheet:
     note: str | None
 
 
-BLANK_HEADING_MM = 66  # title, facts, legend, table header and note, as measured on the page
-BLANK_ROW_MM = 7.5
+BLANK_FIXED_MM = 54  # heading, legend, table header and note, as measured on the page
+BLANK_ROW_MM = 7.5  # a numbered round: room for a score and a running total
+BLANK_TALL_ROW_MM = 15.0  # the largest row height when the rows are fixed (Texas, Dummy)
 BLANK_FOOTER_MM = 9.0
+BLANK_NAME_CHAR_MM = 2.1  # the widest average letter of a name in the header (9pt bold)
+BLANK_NAME_LINE_MM = 4.2
 
 
 def blank_sheet_context(
@@ -307,70 +306,80 @@ def blank_sheet_context(
     date: str | None,
     paper: str,
 ) -> BlankSheet:
+    """A sheet to fill in by hand, on one page: Texas rows Threes ... Kings, Dummy the
+    twelve contracts, the other games numbered rounds as many as fit."""
     variant = get_variant(variant_name)
     if not isinstance(settings, Settings):
         settings = variant.parse_settings(dict(settings))
     names = tuple(players)
     page = Page(check_paper(paper), landscape=len(names) > 10)
     cur = settings.currency
-    footer: list[str] = ["Total"]
-    note = None
+    footer = ["Total"]
+    if variant.name == "vegas":
+        footer.append("Re-buys")
     rows: list[BlankRow]
-    row_mm = BLANK_ROW_MM
     if variant.name == "texas":
         columns = [
             BlankColumn("Wild", 19, "rank"),
-            BlankColumn("Cards", 11, "num"),
+            BlankColumn("Cards", 12, "num"),
             BlankColumn("", 8, "mult"),
         ]
         rows = []
-        for n in range(1, 12):
+        for n in range(1, Texas.ROUNDS + 1):
             m = variant.multiplier(n)
-            rows.append(
-                BlankRow(
-                    (
-                        variant.round_label(n),
-                        str(variant.cards_per_player(n, len(names), settings)),
-                        f"×{m}" if m > 1 else "",
-                    ),
-                    emphasis=m > 1,
-                )
-            )
-        row_mm = 12.0
+            cards = str(variant.cards_per_player(n, len(names), settings))
+            rows.append(BlankRow((variant.round_label(n), cards, f"×{m}" if m > 1 else ""), m > 1))
         note = (
-            f"Circle the score of whoever goes out: they take "
-            f"{format_cents(settings.per_round, cur)} from the pot while it holds that "
-            "much. In ×2 and ×3 rounds write the hand times the multiplier."
+            "Circle the score of whoever goes out: they take "
+            f"{format_cents(settings.per_round, cur)} from the pot while it holds that much. "
+            "In ×2 and ×3 rounds write the hand times the multiplier."
         )
     elif variant.name == "dummy":
-        columns = [BlankColumn("", 7, "num"), BlankColumn("Contract", 42, "text")]
+        columns = [BlankColumn("", 7, "num"), BlankColumn("Contract", 50, "text")]
         rows = [BlankRow((f"{i}", text)) for i, text in enumerate(CONTRACTS, 1)]
-        row_mm = 14.0
         note = (
-            "Write each round's points in the row of the contract you tried; tick it "
-            "when you lay it down. You may only go out once this round's contract is "
-            "down."
+            "Write each round's points in the row of the contract you tried, and tick it "
+            "when you lay it down. You may go out only once this round's contract is down."
         )
     else:
-        columns = [BlankColumn("Round", 12, "num")]
+        columns = [BlankColumn("Round", 14, "num")]
         if variant.name == "vegas":
             columns.append(BlankColumn("Wild", 12, "box"))
-            footer.append("Re-buys")
+            rebuy = (
+                f"re-buy for {format_cents(settings.buy_in, cur)}"
+                if settings.buy_in
+                else ("re-buy")
+            )
             note = (
-                f"At {settings.max_score} or more you expire: re-buy for "
-                f"{format_cents(settings.buy_in, cur)} (back to the highest total still "
-                "under the max) or drop out. Write each round's score small beside the "
-                "running total."
+                f"At {settings.max_score} or more you expire: {rebuy} (back to the highest "
+                "total still under the max) or drop out. Write each round's score small "
+                "beside the running total, and the flipped wild card in its box."
             )
         elif variant.name == "multiplayer":
             note = (
-                "Going rummy (out in one turn, nothing laid down or laid off before) scores double."
+                "Whoever goes out scores the cards left in the other hands; going rummy (out "
+                "in one turn, nothing laid down or laid off before) scores double."
             )
         else:
-            note = "Whoever goes out scores the cards left in everyone else's hand."
-        available = page.height_mm - BLANK_HEADING_MM - BLANK_FOOTER_MM * len(footer)
-        count = max(10, int(available // row_mm))
+            note = "Whoever goes out scores the cards left in the other hands."
+        rows = []
+    # Long names wrap in the table header: leave room for the extra lines.
+    labels_mm = sum(c.width_mm for c in columns)
+    column_mm = (page.width_pt / MM_PT - labels_mm) / max(1, len(names))
+    chars_per_line = max(1, int((column_mm - 2) / BLANK_NAME_CHAR_MM))
+    name_lines = max([1, *(math.ceil(len(n) / chars_per_line) for n in names)])
+    room_mm = (
+        page.height_mm
+        - BLANK_FIXED_MM
+        - BLANK_FOOTER_MM * len(footer)
+        - BLANK_NAME_LINE_MM * (name_lines - 1)
+    )
+    if variant.name not in {"texas", "dummy"}:
+        count = max(10, int(room_mm // BLANK_ROW_MM))
         rows = [BlankRow((str(n),) + ("",) * (len(columns) - 1)) for n in range(1, count + 1)]
+    row_mm = BLANK_ROW_MM
+    if variant.name in {"texas", "dummy"}:
+        row_mm = min(BLANK_TALL_ROW_MM, int(room_mm / len(rows) * 2) / 2)
     heading = _heading(variant, settings, len(names), title=title, night_name=night_name, date=date)
     return BlankSheet(
         heading=heading,
@@ -639,28 +648,6 @@ def game_sheet_context(
             )
         )
 
-    cells_all = [c for row in grid for c in row if c is not None]
-    mark_w = max([1, *(len(c[0]) for c in cells_all)])
-    score_w = max([2, *(len(c[1]) for c in cells_all)])
-    total_w = max(
-        [
-            3,
-            *(len(c[2]) for c in cells_all),
-            *(len(x) for _, v in footers for x in v),
-            *(len(str(h)) for h in handicaps.values()),
-        ]
-    )
-    player_ch = mark_w + score_w + 1 + total_w + 1
-
-    def cell(c: tuple[str, str, str] | None) -> str:
-        if c is None:
-            return f"{'·':>{player_ch - 1}} "
-        marks, score, total = c
-        return f"{marks + score:>{mark_w + score_w}} {total:>{total_w}} "
-
-    def plain(values: Iterable[str]) -> str:
-        return "".join(f"{v:>{player_ch - 1}} " for v in values)
-
     # The label columns: the round (Texas: its wild rank), its particulars, the dealer.
     number_ch = max(3, len(str(len(grid) + 1)) + 1)
     dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
@@ -674,6 +661,33 @@ def game_sheet_context(
     }.get(variant.name, [LabelColumn("Rd", number_ch, "right")])
     columns.append(LabelColumn("Deals", dealer_ch))
     label_ch = sum(c.width_ch for c in columns)
+
+    cells_all = [c for row in grid for c in row if c is not None]
+    mark_w = max([1, *(len(c[0]) for c in cells_all)])
+    score_w = max([2, *(len(c[1]) for c in cells_all)])
+    total_w = max(
+        [
+            3,
+            *(len(c[2]) for c in cells_all),
+            *(len(x) for _, v in footers for x in v),
+            *(len(str(h)) for h in handicaps.values()),
+        ]
+    )
+    player_ch = mark_w + score_w + 1 + total_w + 1
+    # Few players: wider columns (and a larger font, see fit_page) fill the page better.
+    roomy_ch = int(Page(check_paper(paper)).width_pt / (LARGEST_FONT_PT * MONO_ADVANCE_EM))
+    widened = (roomy_ch - label_ch) // max(1, len(names))
+    player_ch = max(player_ch, min(WIDEST_PLAYER_CH, widened))
+    mark_w = player_ch - (score_w + 1 + total_w + 1)
+
+    def cell(c: tuple[str, str, str] | None) -> str:
+        if c is None:
+            return f"{'·':>{player_ch - 1}} "
+        marks, score, total = c
+        return f"{marks + score:>{mark_w + score_w}} {total:>{total_w}} "
+
+    def plain(values: Iterable[str]) -> str:
+        return "".join(f"{v:>{player_ch - 1}} " for v in values)
 
     def label_text(values: Sequence[str]) -> str:
         out = []
@@ -713,8 +727,7 @@ def game_sheet_context(
     if nxt is not None:
         rows.append(
             SheetRow(
-                labels(nxt.number, nxt.dealer, None)
-                + f" next: {nxt.dealer} deals, {nxt.starts} starts",
+                labels(nxt.number, nxt.dealer, None) + f" next round: {nxt.starts} starts",
                 "next",
             )
         )
@@ -814,6 +827,13 @@ class GameMoney:
     status: str
     pot: PotSummary
 
+    @property
+    def heading(self) -> str:
+        """The title, with the variant unless the title names it already."""
+        if self.variant_title.casefold() in self.title.casefold():
+            return self.title
+        return f"{self.title} · {self.variant_title}"
+
 
 @dataclass(frozen=True, slots=True)
 class PersonNet:
@@ -862,13 +882,14 @@ def night_summary_context(
                 f"{_names(s.winners)}. Pot {format_cents(s.pot.paid_in, cur)}."
             )
         else:
+            rounds = f"{s.rounds_played} round{'s' if s.rounds_played != 1 else ''}"
             status = (
-                f"In progress after {s.rounds_played} rounds: not settled. The pot "
-                f"holds {format_cents(s.pot.total, cur)}."
+                f"In progress after {rounds}: not settled. The pot holds "
+                f"{format_cents(s.pot.total, cur)}."
             )
             unsettled.append(
-                f"{title or s.variant.title} is not finished: its pot of "
-                f"{format_cents(s.pot.total, cur)} is left out."
+                f"{title or s.variant.title}, in progress after {rounds} (its pot of "
+                f"{format_cents(s.pot.total, cur)} is left out)"
             )
         money.append(
             GameMoney(

@@ -1,0 +1,133 @@
+"""File names for downloads, and an in-process cache of rendered PDFs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import suppress
+from functools import cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Literal
+
+from .pdf import STATIC, TEMPLATES
+
+Kind = Literal["sheet", "blank", "summary"]
+
+
+def slugify(text: str, *, max_length: int = 60) -> str:
+    """``"Friday Night @ Zoë's"`` -> ``"friday-night-zoes"``: ASCII letters, digits, hyphens."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower().replace("'", "")).strip("-")
+    return slug[:max_length].rstrip("-")
+
+
+def pdf_filename(
+    kind: Kind,
+    *,
+    variant: str | None = None,
+    night_name: str | None = None,
+    date: str | None = None,
+) -> str:
+    """The download name of a document, e.g. ``2026-11-22-friday-night-vegas-sheet.pdf``,
+    ``2026-11-22-friday-night-blank-texas-sheet.pdf``,
+    ``2026-11-22-friday-night-payout-summary.pdf``. Parts that are missing are left out."""
+    what = {
+        "sheet": [variant or "", "sheet"],
+        "blank": ["blank", variant or "", "sheet"],
+        "summary": ["payout", "summary"],
+    }[kind]
+    parts = [slugify(date or "", max_length=10), slugify(night_name or ""), *map(slugify, what)]
+    return "-".join(p for p in parts if p) + ".pdf"
+
+
+@cache
+def template_version() -> str:
+    """A hash of the print templates, the print CSS and the WeasyPrint version: part of
+    every cache key, so a changed template is never served from the cache."""
+    digest = hashlib.sha256()
+    with suppress(PackageNotFoundError):
+        digest.update(version("weasyprint").encode())
+    for folder in (TEMPLATES / "reports", STATIC / "print"):
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file():
+                digest.update(path.name.encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def pdf_cache_key(kind: Kind, record: Any, *, paper: str, **labels: Any) -> str:
+    """A cache key for :func:`cached_pdf`: the document kind, a hash of the record (a game
+    or night record as JSON data), the paper, the labels printed on it (title, night name,
+    date...) and :func:`template_version`."""
+    payload = json.dumps(
+        {"kind": kind, "record": record, "paper": paper, "labels": labels},
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+        default=str,
+    )
+    record_hash = hashlib.sha256(payload.encode()).hexdigest()
+    return f"{kind}:{paper}:{template_version()}:{record_hash}"
+
+
+class PdfCache:
+    """A bounded least-recently-used cache of rendered PDFs, safe across threads."""
+
+    def __init__(self, max_entries: int = 64, max_bytes: int = 32 * 1024 * 1024) -> None:
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[str, bytes] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: str, render: Callable[[], bytes]) -> bytes:
+        with self._lock:
+            pdf = self._entries.get(key)
+            if pdf is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+                return pdf
+            self.misses += 1
+        pdf = render()  # outside the lock: two threads may render the same key once each
+        with self._lock:
+            if key not in self._entries and len(pdf) <= self.max_bytes:
+                self._entries[key] = pdf
+                self._bytes += len(pdf)
+                while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
+                    _, old = self._entries.popitem(last=False)
+                    self._bytes -= len(old)
+        return pdf
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+            self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+
+PDF_CACHE = PdfCache()
+
+
+def cached_pdf(key: str, render: Callable[[], bytes]) -> bytes:
+    """The PDF for ``key`` from the in-process cache, or ``render()`` it and keep it.
+
+    The key must change whenever the document would: build it with :func:`pdf_cache_key`,
+    which hashes the record, the paper, the labels and the template version (a hash of the
+    print templates and CSS). A game that gets a new round has a new record, hence a new
+    key; the cache holds at most 64 PDFs and 32 MiB, least recently used out first.
+    """
+    return PDF_CACHE.get(key, render)
