@@ -497,14 +497,8 @@ def _round_from_form(game: Game, entry: RoundEntry) -> dict[str, Any] | None:
                     "QH or 10D, or JK for a joker."
                 )
             data["wild"] = wild
-        drops = []
         for p in entry.players:
-            choice = form.get(f"expiry-{p.seat}", "rebuy")
-            entry.values[f"expiry-{p.seat}"] = choice
-            if choice == "drop":
-                drops.append(p.name)
-        if drops:
-            data["drops"] = drops
+            entry.values[f"expiry-{p.seat}"] = form.get(f"expiry-{p.seat}", "rebuy")
     if game.variant == "multiplayer":
         entry.values["going_rummy"] = form.get("going_rummy", "")
         if form.get("going_rummy"):
@@ -598,7 +592,10 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
         form.version.data = str(game.version)
         form.submission.data = new_submission()
         if editing:
-            entry.values = _values_from_round(game.rounds[target - 1].data, entry.players)
+            data = game.rounds[target - 1].data
+            entry.values = _values_from_round(data, entry.players)
+            if game.variant == "vegas":
+                entry.expiries = _expiries(game, target, data, entry)
         return _render_round(game, s, entry, form, editing=editing)
 
     if not form.validate_on_submit():
@@ -617,29 +614,20 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
 
     # Vegas: a player who expires this round re-buys unless the keeper says they drop;
     # say it in words before saving ("Bob reached 111. Re-buy for $2.00 (back to 63)?").
-    if game.variant == "vegas" and request.form.get("expiry_step") != "1":
+    if game.variant == "vegas":
         try:
-            preview = _preview(game, target, data, drop_none=True)
+            expiring = _expiries(game, target, data, entry)
         except RecordError as exc:
             entry.errors[_field_for(exc, entry)] = str(exc)
             return _render_round(game, s, entry, form, 422, editing=editing)
-        result = preview.rounds[target - 1]
-        rebuys = {e.player: e for e in result.events if e.kind == "rebuy"}
-        if rebuys:
-            for e in result.events:
-                if e.kind == "expire" and e.player in rebuys:
-                    seat = preview.player(e.player).seat
-                    entry.expiries.append(
-                        {
-                            "name": e.player,
-                            "seat": seat,
-                            "reached": e.value,
-                            "reset": rebuys[e.player].value,
-                            "fee": -(rebuys[e.player].amount_cents or 0),
-                            "choice": entry.values.get(f"expiry-{seat}", "rebuy"),
-                        }
-                    )
+        seen = request.form.get("expiry_seen", "")
+        if expiring and seen != ",".join(str(x["seat"]) for x in expiring):
+            entry.expiries = expiring
             return _render_round(game, s, entry, form, 200, editing=editing)
+        drops = [x["name"] for x in expiring if x["choice"] == "drop"]
+        data.pop("drops", None)
+        if drops:
+            data["drops"] = drops
     try:
         services.save_round(
             game,
@@ -663,6 +651,30 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
         flash(f"Round {target} corrected; everything after it is recomputed.", "success")
         return redirect(url_for("games.sheet", game_id=game.id, _anchor=f"r{target}"))
     return redirect(url_for("games.sheet", game_id=game.id, saved=target, _anchor=f"r{target}"))
+
+
+def _expiries(
+    game: Game, number: int, data: dict[str, Any], entry: RoundEntry
+) -> list[dict[str, Any]]:
+    """Who expires in this round (if it does not end the game), with the keeper's choice."""
+    preview = _preview(game, number, data, drop_none=True)
+    result = preview.rounds[number - 1]
+    rebuys = {e.player: e for e in result.events if e.kind == "rebuy"}
+    out = []
+    for e in result.events:
+        if e.kind == "expire" and e.player in rebuys:
+            seat = preview.player(e.player).seat
+            out.append(
+                {
+                    "name": e.player,
+                    "seat": seat,
+                    "reached": e.value,
+                    "reset": rebuys[e.player].value,
+                    "fee": -(rebuys[e.player].amount_cents or 0),
+                    "choice": entry.values.get(f"expiry-{seat}", "rebuy"),
+                }
+            )
+    return out
 
 
 def _preview(game: Game, number: int, data: dict[str, Any], *, drop_none: bool) -> Standings:

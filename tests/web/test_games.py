@@ -366,3 +366,29 @@ def test_payout_page_settles_finished_games(keeper, client):
     page = text_of(client.get(f"/nights/{night}/payout"))
     # Ann +30, Bob -10, Cy -20 (see the Texas game above).
     assert "Cy pays Ann $0.20" in page and "Bob pays Ann $0.10" in page
+
+
+def test_editing_a_round_with_a_drop_keeps_the_drop_and_asks_again_if_expiries_change(
+    keeper, client
+):
+    night = keeper.night(["Ann", "Bob", "Cy", "Dee"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy", "Dee"], buy_in="1.00")
+    assert keeper.enter(game, "Ann", {"Bob": 50, "Cy": 10, "Dee": 10}).status_code == 302
+    r = keeper.enter(game, "Cy", {"Ann": 10, "Bob": 60, "Dee": 10}, drops=["Bob"])
+    assert r.status_code == 302
+    # The edit form shows Bob's expiry with "drop" chosen; saving it unchanged keeps it.
+    page = client.get(f"/games/{game}/rounds/2")
+    assert "Bob reached 110." in text_of(page)
+    assert 'value="drop" checked' in page.get_data(as_text=True)
+    r = keeper.enter(game, "Cy", {"Ann": 12, "Bob": 60, "Dee": 10}, number=2, drops=["Bob"])
+    assert r.status_code == 302, text_of(r)
+    s = api(client, game)["standings"]
+    assert [p["in_contention"] for p in s["players"]] == [True, False, True, True]
+    # Now the correction makes Dee expire too: the keeper is asked about both.
+    data = keeper.round_data(game, "Cy", {"Ann": 12, "Bob": 60, "Dee": 95}, number=2,
+                             drops=["Bob"])
+    _, hidden = keeper.form(f"/games/{game}/rounds/2")
+    r = client.post(f"/games/{game}/rounds/2", data={**hidden, **data})
+    assert r.status_code == 200
+    assert "Dee reached 105." in text_of(r) and "Bob reached 110." in text_of(r)
+    assert api(client, game)["standings"] == s  # nothing saved yet
