@@ -1,0 +1,261 @@
+"""The command line: ``flask --app scorekeeper standings|settle RECORD``.
+
+Click 8.2 and later keep standard error apart from standard output in ``CliRunner``
+results (``result.stdout``, ``result.stderr``): the old ``mix_stderr=False``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+from flask.testing import FlaskCliRunner
+
+from scorekeeper import create_app
+
+# The game record example of game-record.md, as written there.
+DOC_GAME = {
+    "format": "scorekeeper-game/1",
+    "variant": "vegas",
+    "settings": {"max_score": 100, "buy_in": 200, "pot_split": [70, 30]},
+    "players": ["Ann", "Bob", {"name": "Cy", "handicap": 10}],
+    "first_dealer": "Bob",
+    "rounds": [
+        {"went_out": "Ann", "hands": {"Bob": 12, "Cy": ["K", "7", "W"]}, "wild": "7C"},
+        {"went_out": "Cy", "hands": {"Ann": 40, "Bob": 95}, "drops": ["Bob"]},
+    ],
+}
+
+# Two finished games for a night record.
+# Rummy to 50, $5 buy-in, winner takes all: Ann 30 + 25 = 55 wins the $15 pot.
+RUMMY_GAME = {
+    "format": "scorekeeper-game/1",
+    "variant": "rummy",
+    "settings": {"buy_in": 500, "target_score": 50},
+    "players": ["Ann", "Bob", "Cy"],
+    "rounds": [
+        {"went_out": "Ann", "hands": {"Bob": 20, "Cy": 10}},
+        {"went_out": "Bob", "hands": {"Ann": 5, "Cy": 15}},
+        {"went_out": "Ann", "hands": {"Bob": 10, "Cy": 15}},
+    ],
+}
+# Vegas to 100, $2 buy-in, 70/30. Round 2: ann reaches 110, re-buys ($2) and resets to 30
+# (Dee's total). Round 3: Bob 110 and Dee 105 expire, ann alone is below 100 and wins.
+# Pot $8: ann $5.60, Dee (second, 105) $2.40, Bob nothing. "ann" is Ann of the rummy game.
+VEGAS_GAME = {
+    "format": "scorekeeper-game/1",
+    "variant": "vegas",
+    "settings": {"max_score": 100, "buy_in": 200, "pot_split": [70, 30]},
+    "players": ["ann", "Bob", "Dee"],
+    "rounds": [
+        {"went_out": "Bob", "hands": {"ann": 60, "Dee": 30}},
+        {"went_out": "Dee", "hands": {"ann": 50, "Bob": 20}},
+        {"went_out": "ann", "hands": {"Bob": 90, "Dee": 75}},
+    ],
+}
+NIGHT = {"format": "scorekeeper-night/1", "currency": "USD", "games": [RUMMY_GAME, VEGAS_GAME]}
+
+
+@pytest.fixture
+def runner() -> FlaskCliRunner:
+    """The app with no database behind it (this module's own, over conftest's runner)."""
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": "sqlite://"}
+    )
+    return app.test_cli_runner()
+
+
+def write(tmp_path: Path, data: Any, name: str = "record.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def assert_one_error_line(result: Result, *fragments: str) -> str:
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+    return lines[0]
+
+
+def test_standings_of_the_game_record_example(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(args=["standings", write(tmp_path, DOC_GAME)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    standings = json.loads(result.stdout)
+    players = {p["name"]: p for p in standings["players"]}
+    # Round 1: Cy 10 + K 7 W = 10 + 10 + 7 + 25 = 52; Bob 12. Round 2: Ann 40, Bob 107
+    # expires and drops (no re-buy).
+    assert players["Ann"]["scores"] == [0, 40] and players["Ann"]["total"] == 40
+    assert players["Bob"]["scores"] == [12, 95] and players["Bob"]["total"] == 107
+    assert players["Cy"]["scores"] == [42, 0] and players["Cy"]["total"] == 52
+    assert not players["Bob"]["in_contention"]
+    assert [p["place"] for p in standings["players"]] == [1, 3, 2]
+    assert standings["ranking"] == ["Ann", "Cy", "Bob"]
+    assert standings["finished"] is False and standings["winners"] == []
+    assert standings["rounds_played"] == 2
+    # Bob dealt round 1, Cy round 2; the deal passes on to Ann.
+    assert standings["next_round"]["number"] == 3
+    assert standings["next_round"]["dealer"] == "Ann"
+    assert standings["next_round"]["cards_per_player"] == 7
+    assert standings["pot"]["total"] == 600
+    assert standings["pot"]["balances"] == {"Ann": -200, "Bob": -200, "Cy": -200}
+    assert standings["pot"]["currency"] == "USD"
+
+
+def test_standings_of_the_night_games(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(args=["standings", write(tmp_path, RUMMY_GAME)])
+    assert result.exit_code == 0, result.output
+    rummy = json.loads(result.stdout)
+    assert rummy["finished"] and rummy["winners"] == ["Ann"]
+    assert [p["total"] for p in rummy["players"]] == [55, 20, 0]
+    assert rummy["pot"]["balances"] == {"Ann": 1000, "Bob": -500, "Cy": -500}
+    assert rummy["next_round"] is None
+
+    result = runner.invoke(args=["standings", write(tmp_path, VEGAS_GAME)])
+    assert result.exit_code == 0, result.output
+    vegas = json.loads(result.stdout)
+    assert vegas["finished"] and vegas["winners"] == ["ann"]
+    assert vegas["ranking"] == ["ann", "Dee", "Bob"]
+    assert {p["name"]: p["total"] for p in vegas["players"]} == {"ann": 30, "Bob": 110, "Dee": 105}
+    assert vegas["pot"]["total"] == 0
+    assert vegas["pot"]["balances"] == {"ann": 160, "Bob": -200, "Dee": 40}
+
+
+def test_settle_a_night(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(args=["settle", write(tmp_path, NIGHT)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    settlement = json.loads(result.stdout)
+    # Ann 1000 + 160, Bob -500 - 200, Cy -500, Dee 40: no part settles on its own, so
+    # four people need three transfers.
+    assert settlement["people"] == {"Ann": 1160, "Bob": -700, "Cy": -500, "Dee": 40}
+    assert settlement["transfers"] == [
+        {"from": "Bob", "to": "Ann", "amount": 700},
+        {"from": "Cy", "to": "Ann", "amount": 460},
+        {"from": "Cy", "to": "Dee", "amount": 40},
+    ]
+
+
+def test_settle_from_stdin(runner: FlaskCliRunner) -> None:
+    result = runner.invoke(args=["settle", "-"], input=json.dumps(NIGHT))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["people"]["Ann"] == 1160
+
+
+def test_standings_from_stdin(runner: FlaskCliRunner) -> None:
+    result = runner.invoke(args=["standings", "-"], input=json.dumps(DOC_GAME))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["ranking"] == ["Ann", "Cy", "Bob"]
+
+
+def test_an_invalid_record_is_one_error_line(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    record = {**DOC_GAME, "rounds": [{"went_out": "Ann", "hands": {"Bob": 12}}]}
+    result = runner.invoke(args=["standings", write(tmp_path, record)])
+    assert_one_error_line(result, "error: round 1: no hand given for Cy")
+
+
+def test_an_invalid_record_from_stdin(runner: FlaskCliRunner) -> None:
+    record = {**DOC_GAME, "variant": "gin"}
+    result = runner.invoke(args=["standings", "-"], input=json.dumps(record))
+    assert_one_error_line(result, "unknown variant 'gin'")
+
+
+def test_a_variant_that_is_not_text_is_one_error_line(runner: FlaskCliRunner) -> None:
+    """Valid JSON of the wrong type must not end in a traceback."""
+    result = runner.invoke(args=["standings", "-"], input=json.dumps({**DOC_GAME, "variant": []}))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    assert_one_error_line(result, "unknown variant")
+
+
+def test_invalid_json_is_one_error_line(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(args=["standings", write(tmp_path, '{"variant": "vegas",')])
+    assert_one_error_line(result, "error: not valid JSON", "line 1")
+
+
+def test_invalid_json_from_stdin(runner: FlaskCliRunner) -> None:
+    result = runner.invoke(args=["settle", "-"], input="not json at all")
+    assert_one_error_line(result, "error: not valid JSON")
+
+
+def test_a_file_that_is_not_text(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(b'{"variant": "\xff\xfe"}')
+    result = runner.invoke(args=["standings", str(path)])
+    assert_one_error_line(result, "not a text file")
+
+
+def test_settle_names_the_broken_game(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    broken = {**VEGAS_GAME, "rounds": [{"went_out": "Zed", "hands": {}}]}
+    night = {**NIGHT, "games": [RUMMY_GAME, broken]}
+    result = runner.invoke(args=["settle", write(tmp_path, night)])
+    assert_one_error_line(result, "error: game 2: round 1: Zed went out but is not in the game")
+
+
+def test_settle_refuses_an_unfinished_game(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    night = {**NIGHT, "games": [RUMMY_GAME, DOC_GAME]}
+    result = runner.invoke(args=["settle", write(tmp_path, night)])
+    assert_one_error_line(result, "game 2 (Vegas Rummy) is not finished")
+
+
+def test_settle_refuses_a_game_record_as_a_night(runner: FlaskCliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(args=["settle", write(tmp_path, RUMMY_GAME)])
+    assert_one_error_line(result, "format must be 'scorekeeper-night/1'")
+
+
+def _flask(
+    *args: str, input_text: str | None = None, cwd: Path
+) -> subprocess.CompletedProcess[str]:
+    # Settings through the environment, so the real command writes no secret key into
+    # instance/ and opens no database file.
+    env = {
+        **os.environ,
+        "SCOREKEEPER_SECRET_KEY": "test",
+        "SCOREKEEPER_SQLALCHEMY_DATABASE_URI": "sqlite://",
+    }
+    env.pop("FLASK_APP", None)
+    return subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", *args],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_installed_command_runs_anywhere(tmp_path: Path) -> None:
+    """The real ``flask --app scorekeeper standings``, run from an unrelated directory."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    path = write(tmp_path, DOC_GAME)
+    done = _flask("standings", path, cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["ranking"] == ["Ann", "Cy", "Bob"]
+
+    done = _flask("settle", "-", input_text=json.dumps(NIGHT), cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)["transfers"]) == 3
+
+
+def test_the_installed_command_reports_an_error(tmp_path: Path) -> None:
+    done = _flask("standings", "-", input_text='{"variant": "gin", "players": []}', cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "error: unknown variant 'gin': use one of vegas, texas, rummy, multiplayer, dummy"
+    ]
