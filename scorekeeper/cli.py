@@ -129,11 +129,8 @@ def pdf_command(
                 night_name=night_name,
                 date=date,
             )
-        if output == "-":
-            click.get_binary_stream("stdout").write(pdf)
-        else:
-            with open(output or name, "wb") as fh:
-                fh.write(pdf)
+        with click.open_file(output or name, "wb") as fh:  # "-": standard output
+            fh.write(pdf)
     except (RecordError, OSError) as exc:
         _fail(exc)
 

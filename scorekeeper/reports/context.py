@@ -99,7 +99,7 @@ def fit_page(paper: Paper, width_ch: int) -> Page:
         page = Page(paper, landscape)
         font = min(LARGEST_FONT_PT, page.width_pt / (width_ch * MONO_ADVANCE_EM))
         if font >= SMALLEST_PORTRAIT_FONT_PT or landscape:
-            return Page(paper, landscape, max(SMALLEST_FONT_PT, round(font - 0.05, 1)))
+            return Page(paper, landscape, max(SMALLEST_FONT_PT, math.floor(font * 10) / 10))
     raise AssertionError("unreachable")
 
 
