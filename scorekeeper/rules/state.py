@@ -68,13 +68,13 @@ class GameState:
     winners: list[str] = field(default_factory=list)
     dealer_seat: int | None = None  # seat of the last round's dealer
     pending_events: list[Event] = field(default_factory=list)  # before the round's result
+    _by_key: dict[str, PlayerState] = field(default_factory=dict, repr=False)
 
     def player(self, name: str) -> PlayerState | None:
-        key = name_key(name)
-        for p in self.players:
-            if name_key(p.name) == key:
-                return p
-        return None
+        """The player of that name (case and spacing ignored), looked up in an index."""
+        if len(self._by_key) != len(self.players):
+            self._by_key = {name_key(p.name): p for p in self.players}
+        return self._by_key.get(name_key(name))
 
     @property
     def active(self) -> list[PlayerState]:
