@@ -559,8 +559,9 @@ def _marks(standings: Standings) -> list[Fact]:
         marks.append(
             Fact(
                 "R",
-                f"expired, re-bought for {format_cents(settings.buy_in, cur)}; "
-                "the total shown is where they start again",
+                "expired and re-bought"
+                + (f" for {format_cents(settings.buy_in, cur)}" if settings.buy_in else "")
+                + "; the total shown is where they start again",
             )
         )
     if "drop" in used:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -23,7 +23,9 @@ from .context import (
     BlankSheet,
     GameSheet,
     NightSummary,
+    Page,
     blank_sheet_context,
+    check_paper,
     game_sheet_context,
     night_summary_context,
 )
@@ -45,13 +47,13 @@ FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"),)
 class LocalFetcher(URLFetcher):
     """A WeasyPrint URL fetcher that never touches the network.
 
-    ``file:`` URLs under ``static/`` and the font folders are served; ``data:`` URLs are
+    ``file:`` URLs under ``static/print/`` and the font folders are served; ``data:`` URLs are
     decoded; anything else (``http:``, ``https:``, ``ftp:``, other files) is refused, which
     WeasyPrint reports as a warning and renders without. Every URL asked for is kept in
     :attr:`asked`, so a test can check what a template tried to load.
     """
 
-    def __init__(self, roots: Sequence[Path] = (STATIC, *FONT_DIRS)) -> None:
+    def __init__(self, roots: Sequence[Path] = (STATIC / "print", *FONT_DIRS)) -> None:
         super().__init__(timeout=1, allowed_protocols=("file", "data"))
         self.roots = tuple(r.resolve() for r in roots)
         self.asked: list[str] = []
@@ -104,7 +106,7 @@ def html_to_pdf(html: str, *, fetcher: LocalFetcher | None = None) -> bytes:
 def blank_sheet_pdf(
     variant_name: str,
     players: Sequence[str],
-    settings: Settings | dict[str, Any],
+    settings: Settings | Mapping[str, Any],
     *,
     title: str,
     night_name: str | None = None,
@@ -160,9 +162,10 @@ def night_summary_pdf(
     *,
     fetcher: LocalFetcher | None = None,
 ) -> bytes:
-    """The payout summary of a night: pots, nets, and who pays whom."""
-    from .context import Page, check_paper
+    """The payout summary of a night: who pays whom, each person's net, each game's pot.
 
+    ``games`` are (title, standings) in play order; unfinished games are listed as not
+    settled and left out of the settlement."""
     summary = night_summary_context(night_name, date, currency, games)
     html = render_html("reports/night_summary.html", summary=summary, page=Page(check_paper(paper)))
     return html_to_pdf(html, fetcher=fetcher)
@@ -174,7 +177,8 @@ def night_summary_text(
     currency: str,
     games: Sequence[tuple[str, Standings]],
 ) -> str:
-    """The payout summary as plain text, for pasting into a group chat."""
+    """The payout summary as plain text, for pasting into a group chat (same data and
+    order as the PDF, from ``templates/reports/night_summary.txt``)."""
     summary = night_summary_context(night_name, date, currency, games)
     return render_summary_text(summary)
 
