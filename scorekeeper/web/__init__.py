@@ -42,9 +42,9 @@ def _error(code: int, title: str, message: str) -> tuple[str, int]:
 
 
 def init_app(app: Flask) -> None:
-    from . import api, auth, games, home, nights
+    from . import api, auth, games, home, nights, printouts
 
-    for module in (home, auth, nights, games, api):
+    for module in (home, auth, nights, games, printouts, api):
         app.register_blueprint(module.bp)
     app.after_request(_security_headers)
     app.jinja_env.globals["money"] = format_cents
@@ -56,6 +56,15 @@ def init_app(app: Flask) -> None:
             "Form expired",
             "This form is out of date or was not sent from this app. Go back, "
             "reload the page and try again: nothing was saved.",
+        )
+
+    @app.errorhandler(400)
+    def bad_request(exc: Exception) -> tuple[str, int]:
+        return _error(
+            400,
+            "Bad request",
+            "The form sent was incomplete or malformed: nothing was saved. Go back, "
+            "reload the page and try again.",
         )
 
     @app.errorhandler(404)

@@ -12,13 +12,18 @@ from .. import services
 from ..extensions import db
 from ..forms import NightForm, PaperForm, PersonForm
 from ..models import Game, Night
+from ..reports import night_summary_text
 from ..rules import RecordError, Settlement, Standings, settle
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
 
+# Ids are INTEGER columns: a larger one cannot exist, and would overflow the query.
+MAX_ID = 2**31 - 1
+
+
 def night_or_404(night_id: int) -> Night:
-    night = services.load_night(night_id, current_user)
+    night = services.load_night(night_id, current_user) if night_id <= MAX_ID else None
     if night is None:
         abort(404)
     return night
@@ -144,6 +149,16 @@ def paper(night_id: int) -> Response:
 def payout(night_id: int) -> str:
     night = night_or_404(night_id)
     games = summaries(night)
+    text = night_summary_text(
+        night.name,
+        night.played_on.isoformat(),
+        night.currency,
+        [(g.game.title, g.standings) for g in games if g.standings],
+    )
     return render_template(
-        "nights/payout.html", night=night, games=games, settlement=night_settlement(night, games)
+        "nights/payout.html",
+        night=night,
+        games=games,
+        settlement=night_settlement(night, games),
+        summary_text=text,
     )

@@ -72,6 +72,16 @@
         if (!window.confirm(form.getAttribute("data-confirm"))) e.preventDefault();
       });
     });
+    document.querySelectorAll("[data-copy]").forEach(function (button) {
+      var source = document.querySelector(button.getAttribute("data-copy"));
+      if (!source || !navigator.clipboard) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(source.value).then(function () {
+          button.textContent = "Copied";
+        });
+      });
+    });
     var undo = document.querySelector("[data-undo]");
     if (undo) setTimeout(function () { undo.hidden = true; }, 8000);
     if (document.body.classList.contains("sheet-page") && navigator.wakeLock) {

@@ -45,23 +45,56 @@ def test_new_game_refuses_bad_settings_and_keeps_them(keeper, client):
     ids = keeper.person_ids(night)
     url = f"/nights/{night}/games/new?variant=vegas"
     _, hidden = keeper.form(url)
-    r = client.post(url, data={**hidden, "variant": "vegas", "first_dealer": "Ann",
-                               f"seat-{ids['Ann']}": "1", f"seat-{ids['Bob']}": "2",
-                               "buy_in": "2.555", "pot_split": "70/20", "max_score": "100",
-                               "cards_per_player": "7", "ace_points": "1"})
+    r = client.post(
+        url,
+        data={
+            **hidden,
+            "variant": "vegas",
+            "first_dealer": "Ann",
+            f"seat-{ids['Ann']}": "1",
+            f"seat-{ids['Bob']}": "2",
+            "buy_in": "2.555",
+            "pot_split": "70/20",
+            "max_score": "100",
+            "cards_per_player": "7",
+            "ace_points": "1",
+        },
+    )
     assert r.status_code == 422
     page = text_of(r)
     assert "at most two decimals" in page
-    r = client.post(url, data={**hidden, "variant": "vegas", "first_dealer": "Ann",
-                               f"seat-{ids['Ann']}": "1", f"seat-{ids['Bob']}": "2",
-                               "buy_in": "2", "pot_split": "70/20", "max_score": "100",
-                               "cards_per_player": "7", "ace_points": "1"})
+    r = client.post(
+        url,
+        data={
+            **hidden,
+            "variant": "vegas",
+            "first_dealer": "Ann",
+            f"seat-{ids['Ann']}": "1",
+            f"seat-{ids['Bob']}": "2",
+            "buy_in": "2",
+            "pot_split": "70/20",
+            "max_score": "100",
+            "cards_per_player": "7",
+            "ace_points": "1",
+        },
+    )
     assert r.status_code == 422
     assert "pot_split must add up to 100 (got 90)" in text_of(r)
     assert 'value="70/20"' in r.get_data(as_text=True)
-    r = client.post(url, data={**hidden, "variant": "vegas", "first_dealer": "Ann",
-                               f"seat-{ids['Ann']}": "1", "buy_in": "2", "pot_split": "70/30",
-                               "max_score": "100", "cards_per_player": "7", "ace_points": "1"})
+    r = client.post(
+        url,
+        data={
+            **hidden,
+            "variant": "vegas",
+            "first_dealer": "Ann",
+            f"seat-{ids['Ann']}": "1",
+            "buy_in": "2",
+            "pot_split": "70/30",
+            "max_score": "100",
+            "cards_per_player": "7",
+            "ace_points": "1",
+        },
+    )
     assert r.status_code == 422 and "at least 2 players" in text_of(r)
     assert client.get(f"/nights/{night}").status_code == 200
     assert "No games yet" in text_of(client.get(f"/nights/{night}"))
@@ -103,8 +136,7 @@ def test_a_full_texas_game_matches_the_engine(keeper, client):
     assert totals["Cy"] == (10 + 20 + 50) + 8 + 10 + 3 + 1 + 2 + 2 * 6 + 3 * 30
     assert standings["finished"] and standings["winners"] == ["Ann"]
     # Pot: 150 in, 11 dimes out = 110, Ann takes the rest 40 + her 4 dimes.
-    assert standings["pot"]["balances"] == {"Ann": -50 + 40 + 40, "Bob": -50 + 40,
-                                            "Cy": -50 + 30}
+    assert standings["pot"]["balances"] == {"Ann": -50 + 40 + 40, "Bob": -50 + 40, "Cy": -50 + 30}
     page = text_of(client.get(f"/games/{game}"))
     assert "Ann won after 11 rounds" in page
     assert "New game, same players" in page
@@ -132,8 +164,7 @@ def test_vegas_expiry_rebuy_drop_and_late_joiner(keeper, client):
     assert r.status_code == 200
     assert "Bob reached 105. Re-buy for $2.00 (back to 30) or drop out?" in page
     assert 'value="rebuy" checked' in r.get_data(as_text=True)
-    r = client.post(f"/games/{game}/rounds/new",
-                    data={**data, **inputs(r.get_data(as_text=True))})
+    r = client.post(f"/games/{game}/rounds/new", data={**data, **inputs(r.get_data(as_text=True))})
     assert r.status_code == 302
     standings = api(client, game)["standings"]
     bob = next(p for p in standings["players"] if p["name"] == "Bob")
@@ -146,7 +177,8 @@ def test_vegas_expiry_rebuy_drop_and_late_joiner(keeper, client):
     r = keeper.post_form(f"/games/{game}/join", {"person": "Dee", "action": "add"})
     assert r.status_code == 302
     assert "Dee joins at the start of round 3, pays $2.00 and starts at 30." in text_of(
-        client.get(f"/games/{game}"))
+        client.get(f"/games/{game}")
+    )
     r = keeper.enter(game, "Ann", {"Bob": 10, "Cy": 5, "Dee": 5})
     assert r.status_code == 302, text_of(r)
     # Cy: 30 + 5 + 75 = 110 expires and drops.
@@ -166,8 +198,12 @@ def test_vegas_expiry_rebuy_drop_and_late_joiner(keeper, client):
 def test_correcting_a_round_three_back_recomputes_everything(keeper, client):
     night = keeper.night(["Ann", "Bob", "Cy"])
     game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
-    rounds = [("Ann", {"Bob": 40, "Cy": 10}), ("Bob", {"Ann": 30, "Cy": 20}),
-              ("Cy", {"Ann": 5, "Bob": 50}), ("Ann", {"Bob": 5, "Cy": 5})]
+    rounds = [
+        ("Ann", {"Bob": 40, "Cy": 10}),
+        ("Bob", {"Ann": 30, "Cy": 20}),
+        ("Cy", {"Ann": 5, "Bob": 50}),
+        ("Ann", {"Bob": 5, "Cy": 5}),
+    ]
     for went_out, hands in rounds:
         assert keeper.enter(game, went_out, hands).status_code == 302
     # Bob: 40 + 0 + 50 + 5 = 95. Round 1 was mistyped: Bob had 4, not 40.
@@ -183,8 +219,11 @@ def test_correcting_a_round_three_back_recomputes_everything(keeper, client):
 def test_a_correction_that_causes_an_expiry_resets_later_rounds(keeper, client):
     night = keeper.night(["Ann", "Bob", "Cy"])
     game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
-    for went_out, hands in [("Ann", {"Bob": 40, "Cy": 10}), ("Bob", {"Ann": 30, "Cy": 20}),
-                            ("Cy", {"Ann": 5, "Bob": 50})]:
+    for went_out, hands in [
+        ("Ann", {"Bob": 40, "Cy": 10}),
+        ("Bob", {"Ann": 30, "Cy": 20}),
+        ("Cy", {"Ann": 5, "Bob": 50}),
+    ]:
         assert keeper.enter(game, went_out, hands).status_code == 302
     # Round 2 corrected so Ann ends round 2 at 100: she expires there and re-buys to the
     # highest total of those who did not expire: Bob 40 (Cy has 10 + 20 = 30).
@@ -202,12 +241,10 @@ def test_remove_last_round_and_undo(keeper, client):
     assert keeper.enter(game, "Ann", {"Bob": 20}).status_code == 302
     page = client.get(f"/games/{game}?saved=1")
     assert "Round 1 saved." in text_of(page)
-    r = client.post(f"/games/{game}/rounds/last/delete",
-                    data=inputs(page.get_data(as_text=True)))
+    r = client.post(f"/games/{game}/rounds/last/delete", data=inputs(page.get_data(as_text=True)))
     assert r.status_code == 302
     assert api(client, game)["standings"]["rounds_played"] == 0
-    assert "Removed round 1: Ann went out; Bob 20" in text_of(
-        client.get(f"/games/{game}/history"))
+    assert "Removed round 1: Ann went out; Bob 20" in text_of(client.get(f"/games/{game}/history"))
 
 
 def test_bad_numbers_are_refused_next_to_the_field_and_kept(keeper, client):
@@ -264,7 +301,7 @@ def test_a_stale_edit_from_another_phone_is_refused_and_sees_the_sheet(keeper, c
     assert r.status_code == 409
     page = text_of(r)
     assert "changed on another phone" in page and "was not saved" in page
-    assert "Ann 20" not in page or True
+    assert "What you typed: Ann 7, Bob -" in page
     s = api(client, game)["standings"]
     assert s["rounds_played"] == 1 and s["players"][0]["total"] == 20
 
@@ -285,15 +322,23 @@ def test_another_users_game_is_not_found(app, keeper, client):
     game = keeper.game(night, "rummy", ["Ann", "Bob"])
     other = Keeper(app.test_client())
     other.signup("mallory@example.com")
-    for url in (f"/games/{game}", f"/games/{game}/rounds/new", f"/games/{game}/rounds/1",
-                f"/games/{game}/history", f"/games/{game}/export.json", f"/nights/{night}",
-                f"/nights/{night}/payout", f"/nights/{night}/games/new"):
+    for url in (
+        f"/games/{game}",
+        f"/games/{game}/rounds/new",
+        f"/games/{game}/rounds/1",
+        f"/games/{game}/history",
+        f"/games/{game}/export.json",
+        f"/nights/{night}",
+        f"/nights/{night}/payout",
+        f"/nights/{night}/games/new",
+    ):
         assert other.client.get(url).status_code == 404, url
     assert other.client.get(f"/api/v1/games/{game}").status_code == 404
     _, hidden = other.form("/nights/new")
-    r = other.client.post(f"/games/{game}/rounds/new",
-                          data={**hidden, "version": "1", "submission": "x", "went_out": "0",
-                                "hand-1": "5"})
+    r = other.client.post(
+        f"/games/{game}/rounds/new",
+        data={**hidden, "version": "1", "submission": "x", "went_out": "0", "hand-1": "5"},
+    )
     assert r.status_code == 404
     assert api(client, game)["standings"]["rounds_played"] == 0
 
@@ -315,8 +360,12 @@ def test_export_and_import_round_trip(keeper, client):
 
 def test_import_refuses_a_broken_record_and_keeps_nothing(keeper, client):
     night = keeper.night(["Ann", "Bob"])
-    bad = {"format": "scorekeeper-game/1", "variant": "texas", "players": ["Ann", "Bob"],
-           "rounds": [{"went_out": "Ann", "hands": {}}]}
+    bad = {
+        "format": "scorekeeper-game/1",
+        "variant": "texas",
+        "players": ["Ann", "Bob"],
+        "rounds": [{"went_out": "Ann", "hands": {}}],
+    }
     r = keeper.post_form(f"/nights/{night}/games/import", {"record": json.dumps(bad)})
     assert r.status_code == 422 and "round 1: no hand given for Bob" in text_of(r)
     r = keeper.post_form(f"/nights/{night}/games/import", {"record": "{not json"})
@@ -385,10 +434,31 @@ def test_editing_a_round_with_a_drop_keeps_the_drop_and_asks_again_if_expiries_c
     s = api(client, game)["standings"]
     assert [p["in_contention"] for p in s["players"]] == [True, False, True, True]
     # Now the correction makes Dee expire too: the keeper is asked about both.
-    data = keeper.round_data(game, "Cy", {"Ann": 12, "Bob": 60, "Dee": 95}, number=2,
-                             drops=["Bob"])
+    data = keeper.round_data(game, "Cy", {"Ann": 12, "Bob": 60, "Dee": 95}, number=2, drops=["Bob"])
     _, hidden = keeper.form(f"/games/{game}/rounds/2")
     r = client.post(f"/games/{game}/rounds/2", data={**hidden, **data})
     assert r.status_code == 200
     assert "Dee reached 105." in text_of(r) and "Bob reached 110." in text_of(r)
     assert api(client, game)["standings"] == s  # nothing saved yet
+
+
+def test_pdf_downloads_from_the_sheet_and_night_pages(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "texas", ["Ann", "Bob", "Cy"])
+    play_texas(keeper, game)
+    sheet = client.get(f"/games/{game}").get_data(as_text=True)
+    for url, name in [
+        (f"/games/{game}/sheet.pdf", "2026-11-20-friday-texas-sheet.pdf"),
+        (f"/games/{game}/blank.pdf", "2026-11-20-friday-blank-texas-sheet.pdf"),
+        (f"/nights/{night}/payout.pdf", "2026-11-20-friday-payout-summary.pdf"),
+    ]:
+        r = client.get(url)
+        assert r.status_code == 200 and r.mimetype == "application/pdf", url
+        assert r.data.startswith(b"%PDF")
+        assert name in r.headers["Content-Disposition"]
+    assert f"/games/{game}/sheet.pdf" in sheet and f"/games/{game}/blank.pdf" in sheet
+    text = client.get(f"/nights/{night}/payout.txt")
+    assert text.mimetype == "text/plain"
+    assert "Cy pays Ann $0.20" in text.get_data(as_text=True)
+    page = text_of(client.get(f"/nights/{night}/payout"))
+    assert "Text for the group chat" in page and "Cy pays Ann $0.20" in page
