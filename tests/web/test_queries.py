@@ -1,0 +1,151 @@
+"""The number of SQL statements a page costs must not grow with the size of the game.
+
+Two Vegas games are built straight through the services (one night each, same owner): a
+small one (3 players, 2 rounds) and a large one (10 players, 60 rounds with re-buys), each
+with one correction so that the history holds every kind of change. Every page of a game
+and of its night is then fetched for both, counting the statements sent to the database
+with SQLAlchemy's ``before_cursor_execute`` event; the counts must be equal. A page whose
+count grows with rounds or players is an N+1 query waiting for a long card night.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import event, select
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import User
+from scorekeeper.rules import GAME_FORMAT, load_game
+from tests.web.keeper import Keeper
+
+EMAIL = "counter@example.com"
+PAGES = {
+    "sheet": "/games/{game}",
+    "round entry form": "/games/{game}/rounds/new",
+    "edit form of round 1": "/games/{game}/rounds/1",
+    "history": "/games/{game}/history",
+    "night": "/nights/{night}",
+    "payout": "/nights/{night}/payout",
+    "api": "/api/v1/games/{game}",
+    "export": "/games/{game}/export.json",
+}
+CARDS = ["A", "2", "5", "9", "10", "J", "Q", "K", "JK", "W"]
+
+
+@functools.cache
+def vegas_rounds(names: tuple[str, ...], count: int, seed: int) -> list[dict[str, Any]]:
+    """``count`` valid rounds in which the game never ends (checked with the engine):
+    hands as points and as cards, a flipped wild card, and now and then a re-buy."""
+    rng = random.Random(seed)
+    settings = {"buy_in": 200, "max_score": 100}
+    header = {"format": GAME_FORMAT, "variant": "vegas", "settings": settings,
+              "players": list(names), "first_dealer": names[0]}  # fmt: skip
+    rounds: list[dict[str, Any]] = []
+    for number in range(count):
+        for attempt in range(50):
+            went_out = names[(number + attempt) % len(names)]
+            limit = 25 if attempt < 10 else 3
+            hands: dict[str, Any] = {}
+            for name in names:
+                if name == went_out:
+                    continue
+                if rng.random() < 0.3:
+                    hands[name] = rng.sample(CARDS, k=rng.randint(1, 2))
+                else:
+                    hands[name] = rng.randint(0, limit)
+            rnd = {"went_out": went_out, "hands": hands, "wild": rng.choice(["7C", "QH", "JK"])}
+            standings = load_game({**header, "rounds": [*rounds, rnd]})
+            if not standings.finished:
+                rounds.append(rnd)
+                break
+        else:  # pragma: no cover - the generator always finds a round
+            raise AssertionError("could not extend the game")
+    return rounds
+
+
+def build_game(app: Flask, players: int, rounds: int, seed: int) -> tuple[int, int]:
+    """A night with one Vegas game: rounds entered one by one (each an 'add' in the
+    history), then round 1 corrected. Returns (night id, game id)."""
+    names = tuple(f"Player {i:02d}" for i in range(1, players + 1))
+    data = vegas_rounds(names, rounds, seed)
+    with app.app_context():
+        user = db.session.scalars(select(User).where(User.email == EMAIL)).one()
+        night = services.create_night(
+            user, name=f"Night of {players}", played_on=date(2026, 11, 20), currency="USD",
+            paper="A4", people=names,
+        )  # fmt: skip
+        game = services.create_game(
+            night, variant="vegas", players=[(n, 0) for n in names], first_dealer=names[0],
+            settings={"buy_in": 200, "max_score": 100, "currency": "USD"}, user=user,
+        )  # fmt: skip
+        for rnd in data:
+            services.save_round(
+                game, rnd, number=None, expected_version=None, submission=None, user=user
+            )
+        corrected = {**data[0], "hands": {k: 0 for k in data[0]["hands"]}}
+        services.save_round(
+            game, corrected, number=1, expected_version=None, submission=None, user=user
+        )
+        assert len(game.rounds) == rounds and len(game.seats) == players
+        ids = night.id, game.id
+        db.session.remove()
+    return ids
+
+
+@contextmanager
+def counting(app: Flask) -> Iterator[list[str]]:
+    statements: list[str] = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def fetch(client: FlaskClient, app: Flask, url: str) -> list[str]:
+    with counting(app) as statements:
+        r = client.get(url)
+    assert r.status_code == 200, (url, r.status_code)
+    return statements
+
+
+def test_queries_per_page_do_not_grow_with_rounds_or_players(
+    app: Flask, client: FlaskClient
+) -> None:
+    Keeper(client).signup(EMAIL)
+    small = build_game(app, players=3, rounds=2, seed=1)
+    large = build_game(app, players=10, rounds=60, seed=2)
+    client.get("/")  # shows the welcome flash, so no page below renders it
+
+    data = client.get(f"/api/v1/games/{large[1]}").get_json()["standings"]
+    assert data["rounds_played"] == 60 and len(data["players"]) == 10
+    assert any(p["expiries"] for p in data["players"]) and not data["finished"]
+
+    counts: dict[str, tuple[int, int]] = {}
+    grown: list[str] = []
+    for page, template in PAGES.items():
+        small_url = template.format(night=small[0], game=small[1])
+        large_url = template.format(night=large[0], game=large[1])
+        fetch(client, app, small_url)  # warm up: the first connection, caches
+        few = fetch(client, app, small_url)
+        many = fetch(client, app, large_url)
+        counts[page] = (len(few), len(many))
+        if len(few) != len(many):
+            grown.append(f"{page} ({large_url}):\n  " + "\n  ".join(many))
+    print("statements per page (3 players x 2 rounds, 10 players x 60 rounds):", counts)
+    assert not grown, "statements grow with the game: " + repr(counts) + "\n" + "\n".join(grown)
