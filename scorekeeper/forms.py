@@ -23,12 +23,15 @@ from wtforms import (
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import (
+    AnyOf,
+    DataRequired,
     Email,
     EqualTo,
     InputRequired,
     Length,
     NumberRange,
     Optional,
+    Regexp,
     ValidationError,
 )
 
@@ -48,19 +51,41 @@ def parse_money(text: str | None) -> int:
     raw = (text or "").strip().replace("$", "").replace("€", "").replace("£", "")
     raw = raw.replace(",", ".") if raw.count(",") == 1 and "." not in raw else raw
     if raw == "":
+        if (text or "").strip():  # only currency signs, such as "$$"
+            raise ValueError(f"{text!r} is not an amount: write it like 2.50")
         return 0
     try:
         amount = Decimal(raw)
     except InvalidOperation:
         raise ValueError(f"{text!r} is not an amount: write it like 2.50") from None
-    if not amount.is_finite() or amount < 0:
+    if not amount.is_finite():
+        raise ValueError(f"{text!r} is not an amount: write it like 2.50")
+    if amount < 0:
         raise ValueError("an amount must be 0 or more")
+    if amount.adjusted() > 12:  # 1e999999999 would overflow the arithmetic below
+        raise ValueError("that amount is more than this app will hold")
     cents = amount * 100
     if cents != cents.to_integral_value():
         raise ValueError("an amount has at most two decimals (cents)")
     if cents > MAX_MONEY_CENTS:
         raise ValueError("that amount is more than this app will hold")
     return int(cents)
+
+
+def no_control_characters(what: str) -> Any:
+    """A validator: control codes (NUL, escape, C1) in text that is stored or looked up;
+    PostgreSQL refuses NUL outright, so it must not reach the database."""
+
+    def check(form: Any, field: Any) -> None:
+        text = field.data if isinstance(field.data, str) else ""
+        if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
+            raise ValidationError(f"The {what} contains control characters.")
+
+    return check
+
+
+def _strip(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
 
 
 def money_text(cents: int) -> str:
@@ -83,6 +108,8 @@ def parse_hand_text(text: str | None, card_codes: frozenset[str]) -> int | list[
         return total
     if raw.lstrip().startswith("-"):
         raise ValueError("points cannot be negative")
+    if re.fullmatch(r"[\d\s+]+", raw) and re.search(r"\d{6}", raw):
+        raise ValueError(f"that is more points than any hand can hold (at most {MAX_HAND_POINTS})")
     tokens = [normalise_code(t) for t in re.split(r"[\s,]+", raw) if t]
     if tokens and all(t in card_codes for t in tokens):
         return tokens
@@ -107,7 +134,11 @@ class SignupForm(FlaskForm):
     email = EmailField("Email", validators=[InputRequired(), Email(), Length(max=254)])
     password = PasswordField(
         "Password",
-        validators=[InputRequired(), Length(min=8, max=200, message="Use at least 8 characters.")],
+        validators=[
+            InputRequired(),
+            Length(min=8, message="Use at least 8 characters."),
+            Length(max=200, message="Use at most 200 characters."),
+        ],
     )
     confirm = PasswordField(
         "Password again", validators=[InputRequired(), EqualTo("password", "Passwords differ.")]
@@ -115,17 +146,41 @@ class SignupForm(FlaskForm):
 
 
 class LoginForm(FlaskForm):
-    email = EmailField("Email", validators=[InputRequired(), Length(max=254)])
+    email = EmailField(
+        "Email",
+        validators=[InputRequired(), Length(max=254), no_control_characters("email")],
+    )
     password = PasswordField("Password", validators=[InputRequired(), Length(max=200)])
     remember = BooleanField("Keep me logged in on this phone", default=True)
 
 
 class NightForm(FlaskForm):
-    name = StringField("Name", validators=[InputRequired(), Length(max=80)], default="Card night")
-    played_on = DateField("Date", validators=[InputRequired()], default=date.today)
-    currency = SelectField("Currency", choices=options([(c, c) for c in CURRENCIES]), default="USD")
+    name = StringField(
+        "Name",
+        validators=[
+            DataRequired("Give the night a name."),
+            Length(max=80),
+            no_control_characters("name"),
+        ],
+        filters=[_strip],
+        default="Card night",
+    )
+    played_on = DateField(
+        "Date", validators=[InputRequired("Give the date of the night.")], default=date.today
+    )
+    currency = SelectField(
+        "Currency",
+        choices=options([(c, c) for c in CURRENCIES]),
+        default="USD",
+        validate_choice=False,
+        validators=[AnyOf(CURRENCIES, message="Choose a currency from the list.")],
+    )
     paper = SelectField(
-        "Paper", choices=options([("A4", "A4"), ("Letter", "US Letter")]), default="Letter"
+        "Paper",
+        choices=options([("A4", "A4"), ("Letter", "US Letter")]),
+        default="Letter",
+        validate_choice=False,
+        validators=[AnyOf(("A4", "Letter"), message="Choose A4 or US Letter paper.")],
     )
     people = TextAreaField(
         "Who is playing",
@@ -149,8 +204,8 @@ class PaperForm(FlaskForm):
 class VersionedForm(FlaskForm):
     """A change to a game: the version it was made against and a one-time submission id."""
 
-    version = HiddenField(validators=[InputRequired()])
-    submission = HiddenField(validators=[InputRequired(), Length(max=64)])
+    version = HiddenField(validators=[InputRequired(), Regexp(r"[0-9]{1,9}\Z")])
+    submission = HiddenField(validators=[InputRequired(), Regexp(r"[A-Za-z0-9_-]{1,64}\Z")])
 
     def version_number(self) -> int | None:
         try:
@@ -166,6 +221,16 @@ class ConfirmForm(VersionedForm):
 class JoinForm(VersionedForm):
     person = SelectField("Who joins", validate_choice=False, validators=[Optional()])
     new_name = StringField("Or a new player", validators=[Optional(), Length(max=MAX_NAME_LENGTH)])
+
+
+class WholeRange(NumberRange):
+    """NumberRange for IntegerField: compares whole numbers only. WTForms' own turns the
+    number into a float (math.isnan), and one of 309 digits or more overflows it."""
+
+    def __call__(self, form: Any, field: Any) -> None:
+        if isinstance(field.data, int) and not self.min <= field.data <= self.max:
+            raise ValidationError(f"Number must be between {self.min} and {self.max}.")
+        super().__call__(form, field)
 
 
 def _money_field(label: str, description: str = "") -> StringField:
@@ -188,12 +253,12 @@ class GameSettingsForm(FlaskForm):
     )
     max_score = IntegerField(
         "Max score",
-        validators=[Optional(), NumberRange(1, 100_000)],
+        validators=[Optional(), WholeRange(1, 100_000)],
         render_kw={"inputmode": "numeric"},
     )
     cards_per_player = IntegerField(
         "Cards per player",
-        validators=[Optional(), NumberRange(1, 20)],
+        validators=[Optional(), WholeRange(1, 20)],
         render_kw={"inputmode": "numeric"},
     )
     ace_points = SelectField(
@@ -208,12 +273,12 @@ class GameSettingsForm(FlaskForm):
     per_round = _money_field("Per round", "Paid from the pot to whoever goes out.")
     target_score = IntegerField(
         "Target score",
-        validators=[Optional(), NumberRange(1, 100_000)],
+        validators=[Optional(), WholeRange(1, 100_000)],
         render_kw={"inputmode": "numeric"},
     )
     deals = IntegerField(
         "Or a fixed number of deals",
-        validators=[Optional(), NumberRange(1, 1000)],
+        validators=[Optional(), WholeRange(1, 1000)],
         render_kw={"inputmode": "numeric"},
     )
 

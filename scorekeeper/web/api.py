@@ -7,6 +7,7 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .. import services
+from .nights import MAX_ID
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -19,7 +20,7 @@ def _error(status: int, message: str) -> tuple[Response, int]:
 def game(game_id: int) -> Response | tuple[Response, int]:
     if not current_user.is_authenticated:
         return _error(401, "log in to read your games")
-    found = services.load_game(game_id, current_user)
+    found = services.load_game(game_id, current_user) if game_id <= MAX_ID else None
     if found is None:
         return _error(404, "no such game among yours")
     standings = services.standings_for(found)

@@ -25,7 +25,16 @@ def _hash(password: str) -> str:
 
 
 def _safe_next(target: str | None) -> str:
-    if target and target.startswith("/") and not target.startswith("//"):
+    """Only a path on this site. Browsers drop tabs and newlines from a URL and read a
+    backslash as a slash, so "/<tab>/evil.example" or "/<backslash>evil.example" would
+    leave it."""
+    if (
+        target
+        and target.startswith("/")
+        and target.isprintable()
+        and "\\" not in target
+        and not target.startswith("//")
+    ):
         return target
     return url_for("home.index")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,15 +51,15 @@ from ..rules import (
     replay,
 )
 from ..rules.cards import parse_flipped_card
-from ..rules.record import MAX_PLAYERS, clean_name
-from .nights import night_or_404
+from ..rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
+from .nights import MAX_ID, night_or_404
 
 bp = Blueprint("games", __name__)
 SHEET_TEMPLATE_VERSION = "1"
 
 
 def game_or_404(game_id: int) -> Game:
-    game = services.load_game(game_id, current_user)
+    game = services.load_game(game_id, current_user) if game_id <= MAX_ID else None
     if game is None:
         abort(404)
     return game
@@ -118,6 +119,8 @@ def _settings_from_form(form: NewGameForm, variant: str) -> tuple[dict[str, Any]
                 if split is not None:
                     settings[key] = split
             elif key == "ace_points":
+                if not re.fullmatch(r"[0-9]{1,3}", str(fld.data or "1")):
+                    raise ValueError("Aces count 1, 11 or 13 points.")
                 settings[key] = int(fld.data or 1)
             elif key in {"second_runner_up_buy_in", "meld_solidarity", "meld_strictness"}:
                 settings[key] = bool(fld.data)
@@ -139,6 +142,7 @@ class Seating:
 def _seating_from_request(night: Night, variant: str) -> tuple[list[tuple[str, int]], Seating]:
     seating = Seating()
     chosen: list[tuple[int, int, str, int]] = []
+    taken: dict[int, str] = {}
     for person in night.people:
         raw_seat = request.form.get(f"seat-{person.id}", "").strip()
         raw_handicap = request.form.get(f"handicap-{person.id}", "").strip()
@@ -153,6 +157,12 @@ def _seating_from_request(night: Night, variant: str) -> tuple[list[tuple[str, i
         except ValueError:
             seating.errors[f"seat-{person.id}"] = "Seat must be a number: 1, 2, 3 ..."
             continue
+        if seat in taken:
+            seating.errors[f"seat-{person.id}"] = (
+                f"Seat {seat} is given twice: {taken[seat]} and {person.name}."
+            )
+            continue
+        taken[seat] = person.name
         handicap = 0
         if raw_handicap:
             try:
@@ -181,7 +191,7 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
         )
     form = NewGameForm(variant=variant)
     source = None
-    if request.args.get("from", "").isdigit():
+    if re.fullmatch(r"[0-9]{1,9}", request.args.get("from", "")):
         source = services.load_game(int(request.args["from"]), current_user)
     form.first_dealer.choices = options(
         [("", "Draw for it")] + [(p.name, p.name) for p in night.people]
@@ -464,6 +474,14 @@ def _round_from_form(game: Game, entry: RoundEntry) -> dict[str, Any] | None:
     form = request.form
     variant = get_variant(game.variant)
     by_seat = {str(p.seat): p for p in entry.players}
+    for key in form:
+        kind, _, seat = key.partition("-")
+        if kind in {"hand", "contract", "expiry"} and seat not in by_seat:
+            entry.errors["general"] = (
+                f"There is no seat {seat[:10]} in this game: reload the page and enter the "
+                "round again."
+            )
+            break
     went_raw = form.get("went_out", "")
     entry.values["went_out"] = went_raw
     went_out = None
@@ -770,6 +788,8 @@ def join(game_id: int) -> Response | tuple[str, int]:
         try:
             if action == "cancel":
                 cancel = request.form.get("name", "")
+                if name_key(cancel) not in pending:
+                    raise RecordError(f"{cancel[:MAX_NAME_LENGTH]} is not joining next round.")
                 names = [n for n in names if name_key(n) != name_key(cancel)]
             else:
                 raw = (form.new_name.data or "").strip() or form.person.data or ""
@@ -805,7 +825,10 @@ def join(game_id: int) -> Response | tuple[str, int]:
                 )
             return redirect(url_for("games.sheet", game_id=game.id))
     else:
-        status = 400
+        status = 422
+        if form.version.errors or form.submission.errors:
+            status = 400
+            form.new_name.errors.append("This form is incomplete: reload the page and try again.")
     return render_template(
         "games/join.html",
         game=game,
@@ -867,6 +890,18 @@ def _round_words(data: dict[str, Any]) -> str:
     return f"{out} went out; {hands}"
 
 
+def _read_json(text: str) -> Any:
+    """json.loads, with the ways a hostile text breaks it (besides bad syntax) in words."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise RecordError("the record is nested too deeply") from None
+    except ValueError:  # a number of thousands of digits: Python refuses to read it
+        raise RecordError("a number in the record is too long") from None
+
+
 @bp.get("/games/<int:game_id>/export.json")
 @login_required
 def export(game_id: int) -> Response:
@@ -893,7 +928,9 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
             else (form.record.data or "")
         )
         try:
-            data = json.loads(text)
+            if not text.strip():
+                raise RecordError("paste a game record or choose a file")
+            data = _read_json(text)
             record = GameRecord.from_json(data)
             if record.settings.currency != night.currency:
                 raise RecordError(

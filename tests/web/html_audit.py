@@ -1,0 +1,50 @@
+"""What the content security policy forbids, found in a page by parsing it (not by regex:
+escaped text such as ``&lt;img onerror=...&gt;`` inside an attribute is harmless)."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+
+class _Audit(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.problems: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        names = {name for name, _ in attrs}
+        for name in sorted(names):
+            if name.startswith("on"):
+                self.problems.append(f"<{tag}> has an event handler attribute {name}=")
+        if "style" in names:
+            self.problems.append(f"<{tag}> has a style= attribute")
+        if tag == "style":
+            self.problems.append("a <style> block")
+        if tag == "script":
+            self._in_script = True
+            if "src" not in names:
+                self.problems.append("an inline <script> block")
+        for name, value in attrs:
+            if name in {"href", "src", "action"} and (value or "").lower().startswith(
+                "javascript:"
+            ):
+                self.problems.append(f"<{tag} {name}> is a javascript: URL")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script and data.strip():
+            self.problems.append("a <script> with inline code")
+
+
+def audit(html: str) -> tuple[list[str], list[str]]:
+    """(problems, tag names in order) of a page."""
+    parser = _Audit()
+    parser.feed(html)
+    parser.close()
+    return parser.problems, parser.tags
