@@ -77,10 +77,12 @@ class Keeper:
         return squeeze(self.page.locator(selector).first.inner_text())
 
     def button(self, name: str | re.Pattern[str]) -> Locator:
-        return self.page.get_by_role("button", name=name)
+        """The button whose accessible name is exactly this (or matches the pattern)."""
+        return self.page.get_by_role("button", name=name, exact=isinstance(name, str))
 
     def link(self, name: str | re.Pattern[str]) -> Locator:
-        return self.page.get_by_role("link", name=name)
+        """The link whose accessible name is exactly this (or matches the pattern)."""
+        return self.page.get_by_role("link", name=name, exact=isinstance(name, str))
 
     def flash(self) -> str:
         return " | ".join(squeeze(t) for t in self.page.locator("p.flash").all_inner_texts())

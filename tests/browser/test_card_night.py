@@ -363,23 +363,31 @@ def test_pdf_downloads_from_the_sheet_and_the_payout(page: Page, live_server: st
     downloaded = 0
     for where, path in places.items():
         keeper.goto(path)
-        links = page.locator("a[href*='.pdf']")
-        if links.count() == 0:
+        got = download_pdfs(keeper)
+        if not got:
             missing.append(f"{where} ({path})")
-            continue
-        for i in range(links.count()):
-            with page.expect_download() as info:
-                keeper.tap(links.nth(i))
-            download = info.value
-            target = download.path()
-            assert target is not None, download.failure()
-            with open(target, "rb") as fh:
-                head = fh.read(5)
-            assert head == b"%PDF-", (where, links.nth(i).get_attribute("href"), head)
-            downloaded += 1
+        downloaded += got
     if missing:
         pytest.skip(
             "no PDF link (an <a> whose href contains '.pdf') on the "
             + " or the ".join(missing)
             + f"; {downloaded} PDF(s) downloaded elsewhere"
         )
+
+
+def download_pdfs(keeper: Keeper) -> int:
+    """Tap every link to a .pdf on the page; each must download a file starting %PDF-."""
+    page = keeper.page
+    links = page.locator("a[href*='.pdf']")
+    for i in range(links.count()):
+        href = links.nth(i).get_attribute("href")
+        with page.expect_download() as info:
+            keeper.tap(links.nth(i))
+        download = info.value
+        target = download.path()
+        assert target is not None, (href, download.failure())
+        with open(target, "rb") as fh:
+            head = fh.read(5)
+        assert head == b"%PDF-", (page.url, href, head)
+        assert download.suggested_filename.endswith(".pdf"), download.suggested_filename
+    return links.count()
