@@ -8,8 +8,15 @@ from tests.web.keeper import Keeper, inputs, text_of
 def test_signup_logs_in_and_leads_to_a_new_night(client):
     k = Keeper(client)
     _, hidden = k.form("/signup")
-    r = client.post("/signup", data={**hidden, "email": "Ann@Example.com",
-                                     "password": "correct horse", "confirm": "correct horse"})
+    r = client.post(
+        "/signup",
+        data={
+            **hidden,
+            "email": "Ann@Example.com",
+            "password": "correct horse",
+            "confirm": "correct horse",
+        },
+    )
     assert r.status_code == 302 and r.headers["Location"].endswith("/nights/new")
     assert "Your card nights" in text_of(client.get("/"))
 
@@ -18,12 +25,15 @@ def test_signup_refuses_a_taken_email_and_short_password(client):
     k = Keeper(client)
     k.signup("ann@example.com")
     client.post("/logout", data=inputs(client.get("/").get_data(as_text=True)))
-    r = k.post_form("/signup", {"email": "ANN@example.com", "password": "correct horse",
-                                "confirm": "correct horse"})
+    r = k.post_form(
+        "/signup",
+        {"email": "ANN@example.com", "password": "correct horse", "confirm": "correct horse"},
+    )
     assert r.status_code == 422
     assert "There is already an account for this email" in text_of(r)
-    r = k.post_form("/signup", {"email": "bob@example.com", "password": "short",
-                                "confirm": "short"})
+    r = k.post_form(
+        "/signup", {"email": "bob@example.com", "password": "short", "confirm": "short"}
+    )
     assert r.status_code == 422 and "at least 8" in text_of(r)
 
 
