@@ -6,6 +6,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import Night
+from ..rules import VARIANTS
 
 bp = Blueprint("home", __name__)
 
@@ -21,6 +22,11 @@ def index() -> str:
         .limit(50)
     ).all()
     return render_template("home/index.html", nights=nights)
+
+
+@bp.get("/help")
+def help_page() -> str:
+    return render_template("home/help.html", variants=VARIANTS.values())
 
 
 @bp.get("/manifest.webmanifest")

@@ -79,3 +79,10 @@ def test_pages_need_login(client):
         r = client.get(url)
         assert r.status_code == 302 and "/login" in r.headers["Location"], url
     assert client.get("/api/v1/games/1").status_code == 401
+
+
+def test_help_page_states_the_rule_choices(client):
+    page = text_of(client.get("/help"))
+    assert "Vegas re-buy is the default when someone expires" in page
+    assert "odd cents go to the earliest seat" in page
+    assert "Texas dimes are paid to whoever goes out only while the pot still holds" in page
