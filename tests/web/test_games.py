@@ -30,7 +30,7 @@ def test_new_night_and_game_show_the_first_banner(keeper, client):
     page = text_of(client.get(f"/games/{game}"))
     assert "Round 1 · Threes wild" in page
     assert "3 cards" in page
-    assert "Bob deals Cy starts" in page
+    assert "Bob deals , Cy starts" in page
     assert "Pot: $1.50" in page  # three antes of 50 cents
 
 
