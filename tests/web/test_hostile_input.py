@@ -21,7 +21,7 @@ from werkzeug.test import TestResponse
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import Night, User
-from tests.web.html_audit import audit
+from tests.web.checks import audit, snapshot
 from tests.web.keeper import Keeper, inputs, text_of
 
 VARIANTS = ("vegas", "texas", "rummy", "multiplayer", "dummy")
@@ -98,21 +98,6 @@ class World:
         form.update(hidden)
         form.update({"variant": variant, "first_dealer": "Ann", "ace_points": "1"})
         return url, form
-
-
-def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, except failed log-ins (counted on purpose: the limit)."""
-    with app.app_context():
-        return {
-            table.name: [
-                tuple(row)
-                for row in db.session.execute(
-                    select(table).order_by(*table.primary_key.columns)
-                ).all()
-            ]
-            for table in db.metadata.sorted_tables
-            if table.name != "login_attempts"
-        }
 
 
 @pytest.fixture

@@ -1,9 +1,19 @@
-"""What the content security policy forbids, found in a page by parsing it (not by regex:
-escaped text such as ``&lt;img onerror=...&gt;`` inside an attribute is harmless)."""
+"""Checks shared by the hostile-input and route-guard tests.
+
+``audit``: what the content security policy forbids, found in a page by parsing it (not by
+regex: escaped text such as ``&lt;img onerror=...&gt;`` inside an attribute is harmless).
+``snapshot``: every row of every table, to show that a refused request changed nothing.
+"""
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
 
 
 class _Audit(HTMLParser):
@@ -48,3 +58,18 @@ def audit(html: str) -> tuple[list[str], list[str]]:
     parser.feed(html)
     parser.close()
     return parser.problems, parser.tags
+
+
+def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, except failed log-ins (counted on purpose: the limit)."""
+    with app.app_context():
+        return {
+            table.name: [
+                tuple(row)
+                for row in db.session.execute(
+                    select(table).order_by(*table.primary_key.columns)
+                ).all()
+            ]
+            for table in db.metadata.sorted_tables
+            if table.name != "login_attempts"
+        }

@@ -1,0 +1,397 @@
+"""Every route, found by walking ``app.url_map`` so a new one cannot be forgotten: what
+changes data refuses anonymous users, other users and requests without a CSRF token; what
+shows data refuses anonymous users and other users. Also the security headers, the pages'
+freedom from inline code, the cookies' flags and the limit on failed log-ins."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from flask import Flask, url_for
+from flask.testing import FlaskClient
+from sqlalchemy import update
+from werkzeug.routing import Rule
+from werkzeug.test import TestResponse
+
+from scorekeeper.extensions import db
+from scorekeeper.models import LoginAttempt, utcnow
+from tests.conftest import make_app
+from tests.web.checks import audit, snapshot
+from tests.web.keeper import Keeper, inputs, text_of
+
+CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+# The only routes that change something without a logged-in user. Nothing else may join.
+ANONYMOUS_ALLOWED = {"auth.signup", "auth.login"}
+# Pages anyone may read (no one's data in them).
+PUBLIC_PAGES = {
+    "home.index",
+    "home.help_page",
+    "home.manifest",
+    "auth.signup",
+    "auth.login",
+    "static",
+}
+
+
+# ------------------------------------------------------------------------- the site ---
+@dataclass
+class Site:
+    app: Flask
+    owner: Keeper
+    other: Keeper
+    ids: dict[str, int]
+    plausible: dict[str, str]  # what a real form would send (hidden fields included)
+
+    def anonymous(self) -> FlaskClient:
+        return self.app.test_client()
+
+    def url(self, rule: Rule, **override: Any) -> str:
+        values = {}
+        for arg in sorted(rule.arguments):
+            if arg in override:
+                values[arg] = override[arg]
+            elif arg in self.ids:
+                values[arg] = self.ids[arg]
+            else:
+                pytest.fail(
+                    f"{rule.rule}: no value for <{arg}>: add one to the site fixture of "
+                    "tests/web/test_route_guard.py"
+                )
+        with self.app.test_request_context():
+            return url_for(rule.endpoint, **values)
+
+
+@pytest.fixture
+def site(app: Flask, client: FlaskClient) -> Site:
+    owner = Keeper(client)
+    owner.signup("owner@example.com")
+    night = owner.night(["Ann", "Bob", "Cy"])
+    game = owner.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
+    assert owner.enter(game, "Ann", {"Bob": 5, "Cy": 5}).status_code == 302
+    person = owner.person_ids(night)["Bob"]
+    other = Keeper(app.test_client())
+    other.signup("mallory@example.com")
+    other.night(["Mal", "Lory"])  # she has data of her own, with other ids
+    _, hidden = owner.form(f"/games/{game}/rounds/new")
+    plausible = {
+        "version": hidden["version"],
+        "submission": hidden["submission"],
+        "went_out": "0",
+        "hand-1": "5",
+        "hand-2": "5",
+        "name": "Dee",
+        "new_name": "Dee",
+        "action": "add",
+        "paper": "A4",
+        "record": owner.client.get(f"/games/{game}/export.json").get_data(as_text=True),
+        "variant": "rummy",
+        "first_dealer": "Ann",
+        "seat-1": "1",
+        "seat-2": "2",
+        "people": "Dee",
+        "played_on": "2026-11-20",
+        "currency": "USD",
+        "email": "owner@example.com",
+        "password": "correct horse",
+    }
+    ids = {"night_id": night, "game_id": game, "person_id": person, "number": 1}
+    return Site(app, owner, other, ids, plausible)
+
+
+def rules(app: Flask, methods: set[str]) -> list[Rule]:
+    found = [r for r in app.url_map.iter_rules() if r.endpoint != "static" and r.methods & methods]
+    assert found
+    return sorted(found, key=lambda r: r.rule)
+
+
+def token(client: FlaskClient, page: str = "/login") -> str:
+    """A CSRF token of this client's own session."""
+    response = client.get(page)
+    return inputs(response.get_data(as_text=True))["csrf_token"]
+
+
+def method_of(rule: Rule) -> str:
+    return sorted(rule.methods & CHANGING)[0]
+
+
+def is_login_redirect(response: TestResponse) -> bool:
+    return response.status_code == 302 and response.headers["Location"].startswith("/login")
+
+
+# ------------------------------------------------------------- routes that change ---
+def test_the_allow_list_is_signup_and_login_only(app):
+    assert {"auth.signup", "auth.login"} == ANONYMOUS_ALLOWED
+    changing = {r.endpoint for r in rules(app, CHANGING)}
+    assert changing >= ANONYMOUS_ALLOWED
+
+
+def test_every_changing_route_refuses_anonymous_users(site):
+    before = snapshot(site.app)
+    reachable = set()
+    for rule in rules(site.app, CHANGING):
+        anonymous = site.anonymous()
+        # With a valid token of the anonymous session: the login check, not CSRF, refuses.
+        response = anonymous.open(
+            site.url(rule), method=method_of(rule), data={"csrf_token": token(anonymous)}
+        )
+        assert response.status_code != 500, rule.rule
+        if is_login_redirect(response) or response.status_code == 401:
+            continue
+        reachable.add(rule.endpoint)
+        assert response.status_code in {200, 422}, (rule.rule, response.status_code)
+    assert reachable == ANONYMOUS_ALLOWED
+    assert snapshot(site.app) == before
+
+
+def test_every_changing_route_with_ids_is_not_found_for_another_user(site):
+    before = snapshot(site.app)
+    checked = 0
+    for rule in rules(site.app, CHANGING):
+        if not rule.arguments:
+            continue  # nothing of anyone's in the URL (new night, log out)
+        client = site.other.client
+        data = {**site.plausible, "csrf_token": token(client, "/")}
+        response = client.open(site.url(rule), method=method_of(rule), data=data)
+        assert response.status_code == 404, (rule.rule, response.status_code)
+        assert "There is nothing here, or it is not yours to see." in text_of(response)
+        checked += 1
+    assert checked >= 8
+    assert snapshot(site.app) == before
+
+
+def test_every_changing_route_needs_the_csrf_token(site):
+    before = snapshot(site.app)
+    for rule in rules(site.app, CHANGING):
+        client = site.owner.client
+        response = client.open(site.url(rule), method=method_of(rule), data=site.plausible)
+        assert response.status_code == 400, (rule.rule, response.status_code)
+        assert "This form is out of date or was not sent from this app" in text_of(response)
+        wrong = {**site.plausible, "csrf_token": token(site.other.client, "/")}
+        response = client.open(site.url(rule), method=method_of(rule), data=wrong)
+        assert response.status_code == 400, (rule.rule, "another session's token")
+    for rule in rules(site.app, CHANGING):
+        if rule.endpoint in ANONYMOUS_ALLOWED:
+            response = site.anonymous().post(site.url(rule), data=site.plausible)
+            assert response.status_code == 400, rule.rule
+    assert snapshot(site.app) == before
+    assert "Your card nights" in text_of(site.owner.client.get("/"))  # still logged in
+
+
+# --------------------------------------------------------------- routes that show ---
+def test_every_page_with_ids_is_for_its_owner_only(site):
+    checked = 0
+    for rule in rules(site.app, {"GET"}):
+        if not rule.arguments:
+            continue
+        url = site.url(rule)
+        owner = site.owner.client.get(url)
+        assert owner.status_code == 200, (url, owner.status_code)
+        other = site.other.client.get(url)
+        assert other.status_code == 404, (url, other.status_code)
+        anonymous = site.anonymous().get(url)
+        if rule.rule.startswith("/api/"):
+            assert anonymous.status_code == 401, url
+            assert anonymous.get_json() == {"error": "log in to read your games"}
+            assert other.get_json() == {"error": "no such game among yours"}
+        else:
+            assert is_login_redirect(anonymous), (url, anonymous.status_code)
+            assert "There is nothing here, or it is not yours to see." in text_of(other)
+        checked += 1
+    assert checked >= 12
+
+
+def test_pages_without_ids_need_a_login_unless_public(site):
+    for rule in rules(site.app, {"GET"}):
+        if rule.arguments:
+            continue
+        response = site.anonymous().get(site.url(rule))
+        if rule.endpoint in PUBLIC_PAGES:
+            assert response.status_code == 200, rule.rule
+        else:
+            assert is_login_redirect(response), rule.rule
+
+
+@pytest.mark.parametrize("bad", [0, 2**31, 2**63, 10**30])
+def test_ids_out_of_range_are_not_found(site, bad):
+    client = site.owner.client
+    for rule in rules(site.app, {"GET", *CHANGING}):
+        for arg in rule.arguments:
+            url = site.url(rule, **{arg: bad})
+            if "GET" in rule.methods:
+                response = client.get(url)
+            else:
+                data = {**site.plausible, "csrf_token": token(client, "/")}
+                response = client.open(url, method=method_of(rule), data=data)
+            assert response.status_code == 404, (url, response.status_code)
+
+
+# ------------------------------------------------------------- headers and pages ---
+def csp_directives(response: TestResponse) -> dict[str, str]:
+    policy = response.headers.get("Content-Security-Policy", "")
+    out = {}
+    for part in policy.split(";"):
+        name, _, value = part.strip().partition(" ")
+        if name:
+            out[name] = value
+    return out
+
+
+def check_headers(label: str, response: TestResponse) -> None:
+    csp = csp_directives(response)
+    script_src = csp.get("script-src", csp.get("default-src"))
+    assert script_src is not None, label
+    assert "'unsafe-inline'" not in script_src and "'unsafe-eval'" not in script_src, label
+    assert "'unsafe-inline'" not in csp.get("style-src", csp.get("default-src", "")), label
+    assert csp.get("frame-ancestors") == "'none'", label
+    assert csp.get("object-src") == "'none'", label
+    assert response.headers.get("X-Frame-Options") == "DENY", label
+    assert response.headers.get("X-Content-Type-Options") == "nosniff", label
+    assert response.headers.get("Referrer-Policy") == "same-origin", label
+
+
+def every_page(site: Site) -> Iterator[tuple[str, TestResponse]]:
+    """Every GET route as its owner and as a stranger, and the states a page can be in."""
+    owner = site.owner.client
+    for rule in rules(site.app, {"GET"}):
+        yield rule.rule, owner.get(site.url(rule))
+        yield f"anonymous {rule.rule}", site.anonymous().get(site.url(rule))
+    night, game = site.ids["night_id"], site.ids["game_id"]
+    for variant in ("vegas", "texas", "rummy", "multiplayer", "dummy"):
+        yield variant, owner.get(f"/nights/{night}/games/new?variant={variant}")
+    yield "saved", owner.get(f"/games/{game}?saved=1")
+    yield "404", owner.get("/nowhere")
+    yield "405", owner.get("/logout")
+    yield "400 csrf", owner.post(f"/nights/{night}/people", data={"name": "Dee"})
+    yield "413", owner.post(f"/nights/{night}/games/import", data={"record": "x" * 3_000_000})
+    yield "round errors", site.owner.post_form(f"/games/{game}/rounds/new", {"hand-1": "-1"})
+    expiring = {"went_out": "0", "hand-1": "100", "hand-2": "5"}  # Bob 5 + 100 expires
+    expiry = site.owner.post_form(f"/games/{game}/rounds/new", expiring)
+    assert "Re-buy" in text_of(expiry)
+    yield "expiry step", expiry
+    yield "join errors", site.owner.post_form(f"/games/{game}/join", {"new_name": "ann"})
+    yield "import errors", site.owner.post_form(f"/nights/{night}/games/import",
+                                                {"record": "{"})  # fmt: skip
+    yield "night errors", site.owner.post_form("/nights/new", {"name": ""})
+    stranger = Keeper(site.anonymous())
+    yield "login errors", stranger.post_form("/login", {"email": "x@example.com"})
+    yield "signup errors", stranger.post_form("/signup", {"email": "x"})
+
+
+def test_security_headers_and_no_inline_code_on_every_page(site):
+    seen_html = 0
+    for label, response in every_page(site):
+        assert response.status_code != 500, label
+        check_headers(label, response)
+        if response.mimetype == "text/html":
+            html = response.get_data(as_text=True)
+            problems, tags = audit(html)
+            assert problems == [], label
+            assert tags.count("script") <= 1, label
+            assert not re.search(r"<script\b[^>]*>\s*[^<\s]", html), label
+            seen_html += 1
+    assert seen_html >= 40
+
+
+def test_the_policy_has_no_inline_allowance_at_all(client):
+    csp = csp_directives(client.get("/"))
+    assert all("'unsafe-inline'" not in v and "'unsafe-eval'" not in v for v in csp.values())
+    assert csp["default-src"] == "'self'" and csp["base-uri"] == "'none'"
+    assert csp["form-action"] == "'self'"
+
+
+# ------------------------------------------------------------------------ cookies ---
+@pytest.fixture
+def secure_client(app: Flask, db_uri: str) -> Iterator[FlaskClient]:
+    """The app as deployed behind HTTPS: SECURE_COOKIES=True (``app`` emptied the database)."""
+    secure = make_app(db_uri, SECURE_COOKIES=True)
+    yield secure.test_client()
+    with secure.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def set_cookies(response: TestResponse) -> dict[str, list[str]]:
+    """Each cookie set by a response, with its attributes in lower case."""
+    out = {}
+    for header in response.headers.getlist("Set-Cookie"):
+        name, _, rest = header.partition("=")
+        out[name] = [a.strip().lower() for a in rest.split(";")[1:]]
+    return out
+
+
+def test_secure_cookies_carry_secure_httponly_and_samesite_lax(secure_client):
+    page = secure_client.get("/signup")
+    assert set(set_cookies(page)) == {"session"}
+    signup = secure_client.post("/signup", data={
+        **inputs(page.get_data(as_text=True)), "email": "ann@example.com",
+        "password": "correct horse", "confirm": "correct horse"})  # fmt: skip
+    assert signup.status_code == 302
+    cookies = {**set_cookies(page), **set_cookies(signup)}
+    assert {"session", "remember_token"} <= set(cookies)
+    for name, attributes in cookies.items():
+        assert "secure" in attributes, name
+        assert "httponly" in attributes, name
+        assert "samesite=lax" in attributes, name
+
+
+def test_cookies_are_httponly_and_lax_without_https_too(client):
+    page = client.get("/signup")
+    signup = client.post("/signup", data={
+        **inputs(page.get_data(as_text=True)), "email": "ann@example.com",
+        "password": "correct horse", "confirm": "correct horse"})  # fmt: skip
+    cookies = {**set_cookies(page), **set_cookies(signup)}
+    assert {"session", "remember_token"} <= set(cookies)
+    for name, attributes in cookies.items():
+        assert "httponly" in attributes and "samesite=lax" in attributes, name
+        assert "secure" not in attributes, name  # a local http:// install still logs in
+
+
+# ------------------------------------------------------------- failed log-in limit ---
+def login(app: Flask, email: str, password: str) -> TestResponse:
+    return Keeper(app.test_client()).login(email, password)
+
+
+TOO_MANY = "Too many failed attempts for this email. Wait 15 minutes and try again."
+NO_MATCH = "That email and password do not match an account."
+
+
+def test_failed_logins_are_limited_per_email_whatever_the_client(app, client):
+    app.config["LOGIN_ATTEMPTS_PER_15_MINUTES"] = 3
+    Keeper(client).signup("ann@example.com")
+    Keeper(app.test_client()).signup("bob@example.com")
+    for email in ("ann@example.com", "ANN@example.com", " Ann@Example.com "):
+        r = login(app, email, "wrong horse")
+        assert r.status_code == 422 and NO_MATCH in text_of(r)
+    r = login(app, "ann@example.com", "correct horse")  # the right password, a new client
+    assert r.status_code == 429 and TOO_MANY in text_of(r)
+    assert "Log in" in text_of(r)
+    assert login(app, "bob@example.com", "correct horse").status_code == 302
+    # Unknown emails are refused in the same words, and limited the same way.
+    for _ in range(3):
+        r = login(app, "nobody@example.com", "wrong horse")
+        assert r.status_code == 422 and NO_MATCH in text_of(r)
+    r = login(app, "nobody@example.com", "wrong horse")
+    assert r.status_code == 429 and TOO_MANY in text_of(r)
+
+
+def test_the_limit_lifts_after_15_minutes_and_a_success_clears_it(app, client):
+    app.config["LOGIN_ATTEMPTS_PER_15_MINUTES"] = 3
+    Keeper(client).signup("ann@example.com")
+    for _ in range(3):
+        login(app, "ann@example.com", "wrong horse")
+    assert login(app, "ann@example.com", "correct horse").status_code == 429
+    with app.app_context():
+        db.session.execute(update(LoginAttempt).values(created_at=utcnow() - timedelta(minutes=16)))
+        db.session.commit()
+    for _ in range(2):
+        login(app, "ann@example.com", "wrong horse")
+    assert login(app, "ann@example.com", "correct horse").status_code == 302
+    # The success forgot the two recent failures: three more are allowed before the limit.
+    for _ in range(2):
+        assert login(app, "ann@example.com", "wrong horse").status_code == 422
+    assert login(app, "ann@example.com", "correct horse").status_code == 302
