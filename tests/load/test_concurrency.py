@@ -4,8 +4,10 @@ of a game: exactly one is saved, the other is refused with 409 and says so."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
+import uuid
 from collections.abc import Callable
 
 import pytest
@@ -51,14 +53,12 @@ def race(*calls: Callable[[], Reply]) -> list[Reply]:
 
 
 def rounds_played(phone: Phone, game: int) -> int:
-    import json
-
     return json.loads(phone.get(f"/api/v1/games/{game}").text)["standings"]["rounds_played"]
 
 
 @pytest.fixture
-def table(server: Server, request: pytest.FixtureRequest) -> tuple[Account, int]:
-    keeper = Account(server.port, f"{request.node.name[5:40]}@example.com")
+def table(server: Server) -> tuple[Account, int]:
+    keeper = Account(server.port, f"race-{uuid.uuid4().hex[:10]}@example.com")
     keeper.signup()
     night = keeper.night(PLAYERS)
     return keeper, keeper.game(night, "rummy", PLAYERS, target_score="100000")
@@ -69,6 +69,7 @@ def test_the_same_round_posted_twice_at_once_is_recorded_once(server, table):
     rng = random.Random(1)
     url = f"/games/{game}/rounds/new"
     log = GameLog(game, "rummy")
+    inside = 0  # races where the second POST read the game before the first committed
     for n in range(1, REPEATS + 1):
         form = read_round_form(keeper.phone.get(url).text)
         assert form.number == n
@@ -83,8 +84,10 @@ def test_the_same_round_posted_twice_at_once_is_recorded_once(server, table):
         sheet = page_text(other.get(f"/games/{game}").text)
         # (which round it names is checked in test_a_double_tap_names_the_round_it_saved)
         assert "was already saved (sent twice): it is recorded once." in sheet
+        inside += f"Round {n} was already saved" in sheet  # else it names round n + 1
         assert rounds_played(keeper.phone, game) == n
         log.acknowledged[n] = expected
+    print(f"\n{inside} of {REPEATS}: the second POST read the game before the first committed")
     assert game_problems(server.db_url, keeper.phone, [log], exact=True) == []
     assert integrity_problems(server.db_url) == []
 
