@@ -25,7 +25,24 @@ class Conflict(Exception):
 
 
 class Duplicate(Exception):
-    """This submission was already recorded (a double tap or a retry)."""
+    """This submission was already recorded (a double tap or a retry); ``round_number``
+    is the round it saved (None for a change that is not about one round)."""
+
+    def __init__(self, round_number: int | None = None) -> None:
+        super().__init__(round_number)
+        self.round_number = round_number
+
+
+def _recorded(game_id: int, submission: str | None) -> bool | int | None:
+    """False when the submission is new; otherwise the round it recorded (or None)."""
+    if not submission:
+        return False
+    row = db.session.execute(
+        select(Edit.id, Edit.round_number).where(
+            Edit.game_id == game_id, Edit.submission == submission
+        )
+    ).first()
+    return False if row is None else row.round_number
 
 
 def standings_for(game: Game) -> Standings:
@@ -196,23 +213,21 @@ def create_game(
     return game
 
 
-def _commit_change(game: Game, submission: str | None) -> None:
+def _commit_change(game_id: int, submission: str | None) -> None:
     try:
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
-        if submission and db.session.scalar(
-            select(Edit.id).where(Edit.game_id == game.id, Edit.submission == submission)
-        ):
-            raise Duplicate from None
+        recorded = _recorded(game_id, submission)
+        if recorded is not False:
+            raise Duplicate(recorded) from None
         raise Conflict from None
 
 
 def _check_fresh(game: Game, expected_version: int | None, submission: str | None) -> None:
-    if submission and db.session.scalar(
-        select(Edit.id).where(Edit.game_id == game.id, Edit.submission == submission)
-    ):
-        raise Duplicate
+    recorded = _recorded(game.id, submission)
+    if recorded is not False:
+        raise Duplicate(recorded)
     if expected_version is not None and game.version != expected_version:
         raise Conflict
 
@@ -228,6 +243,7 @@ def save_round(
 ) -> Standings:
     """Add a round (``number`` None) or replace round ``number``; everything after it is
     recomputed by the replay. Raises RecordError, Conflict or Duplicate, writing nothing."""
+    game_id = game.id
     _check_fresh(game, expected_version, submission)
     old = game.record()
     rounds = list(old.rounds)
@@ -273,13 +289,14 @@ def save_round(
             submission=submission,
         )
     )
-    _commit_change(game, submission)
+    _commit_change(game_id, submission)
     return standings
 
 
 def remove_last_round(
     game: Game, *, expected_version: int | None, submission: str | None, user: User
 ) -> int:
+    game_id = game.id
     _check_fresh(game, expected_version, submission)
     if not game.rounds:
         raise RecordError("there is no round to remove")
@@ -301,7 +318,7 @@ def remove_last_round(
     db.session.delete(row)
     _sync_seats(game, standings)
     game.updated_at = utcnow()
-    _commit_change(game, submission)
+    _commit_change(game_id, submission)
     return number
 
 
@@ -331,8 +348,9 @@ def set_pending_joins(
     game: Game, names: Sequence[str], *, expected_version: int | None, user: User
 ) -> None:
     """Vegas: who joins at the start of the next round (saved with that round)."""
+    game_id = game.id
     _check_fresh(game, expected_version, None)
     game.pending_joins = list(names)
     game.updated_at = utcnow()
     db.session.add(Edit(game=game, user_id=user.id, action="joins", after=json.dumps(list(names))))
-    _commit_change(game, None)
+    _commit_change(game_id, None)

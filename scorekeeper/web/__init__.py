@@ -85,6 +85,6 @@ def init_app(app: Flask) -> None:
         return _error(
             500,
             "Something went wrong",
-            "Nothing was half saved: what you saw before is still what is stored. "
-            "Try again in a moment.",
+            "Every change is saved whole or not at all, never half. Reload the sheet to "
+            "see whether your last change is there before you enter it again.",
         )

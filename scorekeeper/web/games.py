@@ -655,11 +655,18 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
             submission=form.submission.data,
             user=current_user,
         )
-    except services.Duplicate:
-        flash(f"Round {target} was already saved (sent twice): it is recorded once.", "info")
-        return redirect(url_for("games.sheet", game_id=game.id))
+    except services.Duplicate as dup:
+        flash(
+            f"Round {dup.round_number or target} was already saved (sent twice): it is "
+            "recorded once.",
+            "info",
+        )
+        return redirect(url_for("games.sheet", game_id=game_id))
     except services.Conflict:
         db.session.rollback()
+        typed = request.form.get("round_number", "")
+        if typed.isdigit() and 0 < int(typed) < 10_000:
+            entry.number = int(typed)
         return _conflict(game_id, entry)
     except RecordError as exc:
         db.session.rollback()
@@ -667,8 +674,10 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
         return _render_round(game, s, entry, form, 422, editing=editing)
     if editing:
         flash(f"Round {target} corrected; everything after it is recomputed.", "success")
-        return redirect(url_for("games.sheet", game_id=game.id, _anchor=f"r{target}"))
-    return redirect(url_for("games.sheet", game_id=game.id, saved=target, _anchor=f"r{target}"))
+        return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"r{target}"))
+    # The round is committed: build the answer from plain values, not from the session's
+    # (expired) objects, so nothing after the commit needs the database.
+    return redirect(url_for("games.sheet", game_id=game_id, saved=target, _anchor=f"r{target}"))
 
 
 def _expiries(
