@@ -342,8 +342,8 @@ class Tally:
     server_errors: list[str] = field(default_factory=list)
     unexpected: list[str] = field(default_factory=list)
     duplicates: int = 0  # a retried POST that the app had already saved
-    # POSTs answered with an error page although the round was saved (its retry was
-    # found already saved): the page said nothing was stored
+    # POSTs answered with an error page although the round was saved (their retry was
+    # found already saved)
     saved_after_5xx: list[str] = field(default_factory=list)
 
     def count(self, reply: Reply, what: str) -> Reply:
@@ -402,6 +402,7 @@ def enter_round(
         if page.status < 500 or retry_until is None or time.monotonic() > retry_until:
             tally.unexpected.append(f"GET {url}: {page.status}")
             return False
+        time.sleep(0.05)
     form = read_round_form(page.text)
     fields, expected = random_round(form, rng, log.variant)
     body = {**form.hidden, **fields}
