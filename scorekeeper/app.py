@@ -55,6 +55,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         LOGIN_ATTEMPTS_PER_15_MINUTES=10,
+        COMPRESS_MIMETYPES=[
+            "text/html",
+            "text/css",
+            "text/javascript",
+            "application/javascript",
+            "application/json",
+            "text/plain",
+            "application/manifest+json",
+        ],
+        COMPRESS_ALGORITHM=["br", "gzip"],
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -68,11 +78,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("SECURE_COOKIES"):
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
 
-    from .extensions import csrf, db, login_manager, migrate
+    from .extensions import compress, csrf, db, login_manager, migrate
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(Path(__file__).resolve().parent / "migrations"))
     csrf.init_app(app)
+    compress.init_app(app)
     login_manager.init_app(app)
 
     from . import cli, web

@@ -4,7 +4,10 @@ the rules engine before it is written, and kept in the game's history."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -45,8 +48,30 @@ def _recorded(game_id: int, submission: str | None) -> bool | int | None:
     return False if row is None else row.round_number
 
 
+_STANDINGS: OrderedDict[str, Standings] = OrderedDict()
+_STANDINGS_LOCK = threading.Lock()
+STANDINGS_CACHE_SIZE = 256
+
+
 def standings_for(game: Game) -> Standings:
-    return replay(game.record())
+    """The game's standings: its record replayed. Replays are kept by a hash of the whole
+    record, so a sheet viewed again (by any viewer) skips parsing and replaying, and a
+    changed record can never be answered from the cache."""
+    data = game.record_json()
+    key = hashlib.sha256(
+        json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    with _STANDINGS_LOCK:
+        cached = _STANDINGS.get(key)
+        if cached is not None:
+            _STANDINGS.move_to_end(key)
+            return cached
+    standings = replay(GameRecord.from_json(data))
+    with _STANDINGS_LOCK:
+        _STANDINGS[key] = standings
+        while len(_STANDINGS) > STANDINGS_CACHE_SIZE:
+            _STANDINGS.popitem(last=False)
+    return standings
 
 
 def load_game(game_id: int, owner: User) -> Game | None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template, request
+from contextlib import suppress
+
+from flask import Flask, Response, g, render_template, request
 from flask_wtf.csrf import CSRFError
 
 from ..extensions import db, login_manager
@@ -81,10 +83,15 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(500)
     def server_error(exc: Exception) -> tuple[str, int]:
-        db.session.rollback()
-        return _error(
-            500,
-            "Something went wrong",
-            "Every change is saved whole or not at all, never half. Reload the sheet to "
-            "see whether your last change is there before you enter it again.",
-        )
+        # The database may be what failed: the error page must not need it, so it neither
+        # rolls back through a dead connection nor looks up the logged-in user again.
+        with suppress(Exception):
+            db.session.rollback()
+        g._login_user = login_manager.anonymous_user()
+        return render_template(
+            "error.html",
+            code=500,
+            title="Something went wrong",
+            message="Every change is saved whole or not at all, never half. Reload the "
+            "sheet to see whether your last change is there before you enter it again.",
+        ), 500

@@ -295,9 +295,9 @@ def sheet(game_id: int) -> Response:
         if version is None:
             abort(404)
         etag = _etag(game_id, version)
-        if etag in request.if_none_match:
+        if request.if_none_match.contains_weak(etag):
             response = make_response("", 304)
-            response.set_etag(etag)
+            response.set_etag(etag, weak=True)
             response.headers["Cache-Control"] = "private, no-cache"
             return response
     game = game_or_404(game_id)
@@ -314,7 +314,7 @@ def sheet(game_id: int) -> Response:
         )
     )
     if not saved:
-        response.set_etag(etag)
+        response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
 
@@ -338,6 +338,7 @@ class SheetView:
         self.leaders = leaders
         self.low_is_good = variant.low_is_good
         self.join_terms = join_terms(s) if variant.name == "vegas" and not s.finished else None
+        self.marks = sheet_marks(s, self.money)
 
     def money(self, cents: int) -> str:
         return format_cents(cents, self.currency)
@@ -390,6 +391,34 @@ class SheetView:
             if e.amount > 0:
                 out[e.player] = out.get(e.player, 0) + e.amount
         return out
+
+
+def sheet_marks(s: Standings, money: Any) -> dict[tuple[int, str], list[tuple[str, str]]]:
+    """What to print in a cell besides the numbers, by (round, player), worked out once for
+    the whole sheet: re-buy and its reset, drop, join and its start, an expiry that ended the
+    game, a contract laid down, going rummy, a dime taken."""
+    marks: dict[tuple[int, str], list[tuple[str, str]]] = {}
+    for r in s.rounds:
+        settled = {e.player for e in r.events if e.kind in {"rebuy", "drop"}}
+        for e in r.events:
+            if e.kind == "rebuy":
+                mark = ("rebuy", f"R→{e.value}")
+            elif e.kind == "drop":
+                mark = ("drop", "dropped")
+            elif e.kind == "join":
+                mark = ("join", f"joined@{e.value}")
+            elif e.kind == "expire" and e.player not in settled:
+                mark = ("expire", "≥max")
+            elif e.kind == "contract":
+                mark = ("contract", f"C{e.value}✓")
+            elif e.kind == "going_rummy":
+                mark = ("rummy", "rummy×2")
+            elif e.kind == "dime":
+                mark = ("dime", f"+{money(e.amount_cents or 0)}")
+            else:
+                continue
+            marks.setdefault((r.number, e.player), []).append(mark)
+    return marks
 
 
 def join_terms(s: Standings) -> tuple[int, int]:

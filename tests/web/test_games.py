@@ -462,3 +462,15 @@ def test_pdf_downloads_from_the_sheet_and_night_pages(keeper, client):
     assert "Cy pays Ann $0.20" in text.get_data(as_text=True)
     page = text_of(client.get(f"/nights/{night}/payout"))
     assert "Text for the group chat" in page and "Cy pays Ann $0.20" in page
+
+
+def test_pages_are_compressed_and_still_revalidate(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    client.get(f"/games/{game}")  # the new game's flash
+    page = client.get(f"/games/{game}", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    etag = page.headers["ETag"]
+    again = client.get(f"/games/{game}", headers={"Accept-Encoding": "gzip",
+                                                  "If-None-Match": etag})
+    assert again.status_code == 304
