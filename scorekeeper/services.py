@@ -96,8 +96,17 @@ def game_version(game_id: int, owner: User) -> int | None:
 
 
 def load_night(night_id: int, owner: User) -> Night | None:
+    """A night with its people and games (seats and rounds too), in a fixed number of
+    queries however many games it holds; owner only."""
+    games = selectinload(Night.games)
     return db.session.scalars(
-        select(Night).where(Night.id == night_id, Night.owner_id == owner.id)
+        select(Night)
+        .where(Night.id == night_id, Night.owner_id == owner.id)
+        .options(
+            selectinload(Night.people),
+            games.selectinload(Game.seats).joinedload(Seat.person),
+            games.selectinload(Game.rounds),
+        )
     ).first()
 
 

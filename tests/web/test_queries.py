@@ -149,3 +149,20 @@ def test_queries_per_page_do_not_grow_with_rounds_or_players(
             grown.append(f"{page} ({large_url}):\n  " + "\n  ".join(many))
     print("statements per page (3 players x 2 rounds, 10 players x 60 rounds):", counts)
     assert not grown, "statements grow with the game: " + repr(counts) + "\n" + "\n".join(grown)
+
+
+def test_night_pages_do_not_grow_with_the_number_of_games(app: Flask, client: FlaskClient) -> None:
+    keeper = Keeper(client)
+    keeper.signup(EMAIL)
+    one = keeper.night(["Ann", "Bob", "Cy"], name="One game")
+    keeper.game(one, "rummy", ["Ann", "Bob"])
+    four = keeper.night(["Ann", "Bob", "Cy"], name="Four games")
+    for variant in ("rummy", "texas", "dummy", "vegas"):
+        game = keeper.game(four, variant, ["Ann", "Bob", "Cy"])
+        keeper.enter(game, "Ann", {"Bob": 5, "Cy": 7})
+    client.get("/")  # reads the last flash
+    for template in ("/nights/{night}", "/nights/{night}/payout"):
+        fetch(client, app, template.format(night=one))  # warm up
+        few = fetch(client, app, template.format(night=one))
+        many = fetch(client, app, template.format(night=four))
+        assert len(few) == len(many), (template, len(few), len(many), many)
