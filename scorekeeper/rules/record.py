@@ -53,6 +53,9 @@ def clean_name(raw: Any, *, what: str) -> str:
         )
     if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in raw):
         raise RecordError(f"{what} {name!r} contains control characters")
+    if any(0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069 for ch in raw):
+        # Text-direction overrides make a name show as something else on the sheet.
+        raise RecordError(f"{what} contains text-direction control characters")
     return name
 
 
