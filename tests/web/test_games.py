@@ -471,6 +471,5 @@ def test_pages_are_compressed_and_still_revalidate(keeper, client):
     page = client.get(f"/games/{game}", headers={"Accept-Encoding": "gzip"})
     assert page.headers["Content-Encoding"] == "gzip"
     etag = page.headers["ETag"]
-    again = client.get(f"/games/{game}", headers={"Accept-Encoding": "gzip",
-                                                  "If-None-Match": etag})
+    again = client.get(f"/games/{game}", headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
     assert again.status_code == 304
