@@ -71,8 +71,9 @@ def _admin_connect(url: Any) -> Any:
 
 
 @pytest.fixture(scope="session")
-def pg_url(worker_id: str) -> Iterator[str]:
+def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """A database of this test worker's own, migrated from empty, dropped at the end."""
+    worker_id = getattr(request.config, "workerinput", {}).get("workerid", "main")
     if not PG_URL:
         pytest.fail("PostgreSQL tests need SCOREKEEPER_TEST_DATABASE_URL")
     base = make_url(PG_URL)
