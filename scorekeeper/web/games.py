@@ -302,21 +302,25 @@ def sheet(game_id: int) -> Response:
             return response
     game = game_or_404(game_id)
     etag = _etag(game.id, game.version)
-    standings = services.standings_for(game)
-    response = make_response(
-        render_template(
-            "games/sheet.html",
-            game=game,
-            s=standings,
-            view=SheetView(game, standings),
-            saved=saved,
-            undo_form=ConfirmForm(version=game.version, submission=new_submission()),
-        )
-    )
+    response = make_response(render_sheet(game, saved=saved))
     if not saved:
         response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+def render_sheet(game: Game, *, saved: int | None = None, conflict: str | None = None) -> str:
+    """The sheet page of a game as it is stored now (also shown after a refused change)."""
+    standings = services.standings_for(game)
+    return render_template(
+        "games/sheet.html",
+        game=game,
+        s=standings,
+        view=SheetView(game, standings),
+        saved=saved,
+        conflict=conflict,
+        undo_form=ConfirmForm(version=game.version, submission=new_submission()),
+    )
 
 
 def _has_flashes() -> bool:
@@ -750,7 +754,6 @@ def _preview(game: Game, number: int, data: dict[str, Any], *, drop_none: bool) 
 def _conflict(game_id: int, entry: RoundEntry) -> tuple[str, int]:
     """Another phone changed the game first: show the current sheet, save nothing."""
     game = game_or_404(game_id)
-    standings = services.standings_for(game)
     typed = ", ".join(
         f"{p.name} {entry.values.get(f'hand-{p.seat}', '') or '-'}" for p in entry.players
     )
@@ -759,15 +762,7 @@ def _conflict(game_id: int, entry: RoundEntry) -> tuple[str, int]:
         f"round {entry.number} was not saved. Here is the sheet as it is now. "
         f"What you typed: {typed}."
     )
-    return render_template(
-        "games/sheet.html",
-        game=game,
-        s=standings,
-        view=SheetView(game, standings),
-        saved=None,
-        conflict=message,
-        undo_form=ConfirmForm(version=game.version, submission=new_submission()),
-    ), 409
+    return render_sheet(game, conflict=message), 409
 
 
 @bp.post("/games/<int:game_id>/rounds/last/delete")
