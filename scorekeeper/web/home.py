@@ -3,10 +3,13 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 from flask_login import current_user
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
+from .. import services
 from ..extensions import db
 from ..models import Night
 from ..rules import VARIANTS
+from .nights import summaries
 
 bp = Blueprint("home", __name__)
 
@@ -19,9 +22,17 @@ def index() -> str:
         select(Night)
         .where(Night.owner_id == current_user.id)
         .order_by(Night.played_on.desc(), Night.id.desc())
+        .options(selectinload(Night.games), selectinload(Night.people))
         .limit(50)
     ).all()
-    return render_template("home/index.html", nights=nights)
+    # Tonight's night first, with each game's state (variant, round, leader).
+    latest = services.load_night(nights[0].id, current_user) if nights else None
+    return render_template(
+        "home/index.html",
+        latest=latest,
+        games=summaries(latest) if latest else [],
+        earlier=nights[1:],
+    )
 
 
 @bp.get("/help")

@@ -86,3 +86,16 @@ def test_help_page_states_the_rule_choices(client):
     assert "Vegas re-buy is the default when someone expires" in page
     assert "odd cents go to the earliest seat" in page
     assert "Texas dimes are paid to whoever goes out only while the pot still holds" in page
+
+
+def test_home_shows_tonights_games_with_their_state_and_earlier_nights(client):
+    k = Keeper(client)
+    k.signup()
+    earlier = k.night(["Ann", "Bob"], name="Last week")
+    k.game(earlier, "rummy", ["Ann", "Bob"])
+    tonight = k.night(["Ann", "Bob", "Cy"], name="Tonight")
+    game = k.game(tonight, "texas", ["Ann", "Bob", "Cy"])
+    k.enter(game, "Ann", {"Bob": 12, "Cy": 3})
+    page = text_of(client.get("/"))
+    assert "Tonight" in page and "Texas Rummy Round 1 played · Ann leading" in page
+    assert "Earlier nights Last week" in page
