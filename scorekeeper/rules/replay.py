@@ -8,8 +8,8 @@ drop, whether the game has ended), so a record that replays is a record that is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import count_hand
@@ -113,6 +113,38 @@ class Standings:
     def deck_advice(self) -> DeckAdvice:
         playing = sum(1 for p in self.players if p.in_contention)
         return self.variant.deck_advice(playing, self.record.settings)
+
+    def upcoming(self, joins: Sequence[str] = ()) -> NextRound | None:
+        """The next round once ``joins`` (Vegas late joiners) have taken their seats: a
+        newcomer sits after the last seat, a returning player in their own, and the deal
+        passes to the next seat in the game, so a joiner can change who deals and starts."""
+        nr = self.next_round
+        if nr is None or not joins:
+            return nr
+        seats = {p.seat: p.name for p in self.players if p.in_contention}
+        new_seat = len(self.players)
+        for raw in joins:
+            known = next((p for p in self.players if name_key(p.name) == name_key(raw)), None)
+            if known is not None:
+                seats[known.seat] = known.name
+            else:
+                seats[new_seat] = " ".join(raw.split())
+                new_seat += 1
+        order = sorted(seats)
+        if self.rounds:
+            last = self.player(self.rounds[-1].dealer).seat
+            dealer = next((seat for seat in order if seat > last), order[0])
+        else:
+            dealer = self.player(nr.dealer).seat
+        starts = next((seat for seat in order if seat > dealer), order[0])
+        return replace(
+            nr,
+            dealer=seats[dealer],
+            starts=seats[starts],
+            cards_per_player=self.variant.cards_per_player(
+                nr.number, len(order), self.record.settings
+            ),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

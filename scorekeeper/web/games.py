@@ -593,7 +593,7 @@ def _render_round(
     editing: bool,
 ) -> tuple[str, int]:
     variant = s.variant
-    info = s.next_round if not editing else None
+    info = s.upcoming(game.pending_joins) if not editing else None
     values = variant.card_values(entry.number, s.record.settings)
     return render_template(
         "games/round.html",

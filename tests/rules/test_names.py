@@ -20,3 +20,30 @@ def test_names_with_text_direction_overrides_are_refused(name):
 def test_names_are_trimmed_and_inner_spaces_squeezed():
     standings = load_game(record("  Ann   Marie ", "Bob"))
     assert [p.name for p in standings.players] == ["Ann Marie", "Bob"]
+
+
+def test_the_banner_of_a_round_with_a_late_joiner_names_the_dealer_the_replay_will():
+    """Cy (last seat) dealt round 1; Dee joins at round 2 in the seat after Cy, so the deal
+    passes to her, and Ann starts. The preview and the replay agree."""
+    base = {
+        "format": "scorekeeper-game/1",
+        "variant": "vegas",
+        "settings": {"buy_in": 100},
+        "players": ["Ann", "Bob", "Cy"],
+        "first_dealer": "Cy",
+        "rounds": [{"went_out": "Ann", "hands": {"Bob": 10, "Cy": 20}}],
+    }
+    before = load_game(base)
+    assert before.next_round.dealer == "Ann"  # without the joiner
+    preview = before.upcoming(["Dee"])
+    assert (preview.dealer, preview.starts) == ("Dee", "Ann")
+    played = load_game(
+        {
+            **base,
+            "rounds": [
+                *base["rounds"],
+                {"went_out": "Bob", "hands": {"Ann": 5, "Cy": 5, "Dee": 5}, "joins": ["Dee"]},
+            ],
+        }
+    )
+    assert played.rounds[1].dealer == "Dee"
