@@ -23,7 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
-from .rules import GAME_FORMAT, GameRecord, Round, name_key, parse_round
+from .rules import GAME_FORMAT, name_key
 from .rules.variants import get_variant
 
 
@@ -136,10 +136,6 @@ class Game(db.Model):
             "first_dealer": self.first_dealer,
         }
 
-    def record(self) -> GameRecord:
-        header = GameRecord.from_json(self.header_json())
-        return header.with_rounds([r.to_round(header) for r in self.rounds])
-
     def record_json(self) -> dict[str, Any]:
         return {**self.header_json(), "rounds": [r.data for r in self.rounds]}
 
@@ -179,14 +175,6 @@ class GameRound(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
-
-    def to_round(self, header: GameRecord) -> Round:
-        return parse_round(
-            self.data,
-            number=self.number,
-            variant=header.variant,
-            card_codes=get_variant(header.variant).card_codes,
-        )
 
 
 class Edit(db.Model):

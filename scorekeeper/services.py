@@ -279,7 +279,7 @@ def save_round(
     recomputed by the replay. Raises RecordError, Conflict or Duplicate, writing nothing."""
     game_id = game.id
     _check_fresh(game, expected_version, submission)
-    old = game.record()
+    old = standings_for(game).record  # parsed once per record, then cached
     rounds = list(old.rounds)
     if number is None:
         number = len(rounds) + 1
@@ -336,7 +336,7 @@ def remove_last_round(
         raise RecordError("there is no round to remove")
     row = game.rounds[-1]
     number = row.number
-    record = game.record()
+    record = standings_for(game).record
     standings = replay(record.with_rounds(record.rounds[:-1]))
     db.session.add(
         Edit(

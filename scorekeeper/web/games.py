@@ -738,7 +738,7 @@ def _expiries(
 
 
 def _preview(game: Game, number: int, data: dict[str, Any], *, drop_none: bool) -> Standings:
-    record = game.record()
+    record = services.standings_for(game).record
     rounds = list(record.rounds)
     probe = {**data, "drops": []} if drop_none else data
     rnd = parse_round(
