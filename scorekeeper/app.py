@@ -41,6 +41,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
         template_folder=_asset_dir("templates"),
         static_folder=_asset_dir("static"),
+        static_url_path="/static",
     )
     instance = Path(app.instance_path)
     app.config.from_mapping(

@@ -259,3 +259,27 @@ def test_the_installed_command_reports_an_error(tmp_path: Path) -> None:
     assert done.stderr.splitlines() == [
         "error: unknown variant 'gin': use one of vegas, texas, rummy, multiplayer, dummy"
     ]
+
+
+def test_a_built_wheel_carries_templates_static_and_migrations(tmp_path):
+    """templates/ and static/ live at the top of the checkout; a wheel carries them inside
+    the package, with the migrations, so an installed app can render and migrate."""
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+         "-w", str(tmp_path), str(root)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    (wheel,) = tmp_path.glob("scorekeeper-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for expected in ("scorekeeper/_templates/base.html", "scorekeeper/_templates/games/sheet.html",
+                     "scorekeeper/_templates/reports/game_sheet.html",
+                     "scorekeeper/_static/css/app.css", "scorekeeper/_static/js/app.js",
+                     "scorekeeper/_static/print/sheet.css",
+                     "scorekeeper/migrations/versions/0001_initial_schema.py"):  # fmt: skip
+        assert expected in names
