@@ -17,7 +17,7 @@ from .errors import RecordError
 from .money import Entry, split_pot
 from .record import GameRecord, Hand, Round, name_key
 from .state import GameState, PlayerState, RoundResult
-from .variants import ALL_CONTRACTS_DONE, DeckAdvice, Variant, get_variant
+from .variants import ALL_CONTRACTS_DONE, DeckAdvice, Variant, get_variant, join_terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +113,13 @@ class Standings:
     def deck_advice(self) -> DeckAdvice:
         playing = sum(1 for p in self.players if p.in_contention)
         return self.variant.deck_advice(playing, self.record.settings)
+
+    def join_terms(self) -> tuple[int, int]:
+        """Vegas: what a newcomer joining now pays (cents) and the total they start at."""
+        return join_terms(
+            [(p.expiries, p.total) for p in self.players if p.in_contention],
+            self.record.settings.buy_in,
+        )
 
     def upcoming(self, joins: Sequence[str] = ()) -> NextRound | None:
         """The next round once ``joins`` (Vegas late joiners) have taken their seats: a

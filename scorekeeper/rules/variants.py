@@ -8,7 +8,7 @@ rules, and takes part in the replay through a few hooks (``start_round``, ``scor
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -19,6 +19,21 @@ from .settings import COMMON_KEYS, Settings, parse_settings
 from .state import Event, GameState, PlayerState, RoundResult
 
 Groups = list[list[str]]
+
+
+def join_terms(in_contention: Iterable[tuple[int, int]], buy_in_cents: int) -> tuple[int, int]:
+    """Vegas late join: what a newcomer pays (cents) and the total they start at, from the
+    (expiries, total) of the players in contention.
+
+    RULES.md: the reference player is the one in contention with the most expiries (a
+    tie: the highest total among them; nobody expired: the highest total of all); the
+    newcomer pays ``buy_in * max(1, E)``, E being that player's expiries, and starts at
+    that player's total.
+    """
+    players = list(in_contention)
+    most = max(expiries for expiries, _ in players)
+    start = max(total for expiries, total in players if expiries == most)
+    return buy_in_cents * max(1, most), start
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,12 +212,9 @@ class Vegas(Variant):
     def start_round(self, state: GameState, rnd: Round, number: int, settings: Settings) -> None:
         if not rnd.joins:
             return
-        # RULES.md: the reference player is the one in contention with the most expiries
-        # (a tie: the highest total among them; nobody expired: the highest total of all).
-        active = state.active
-        most = max(p.expiries for p in active)
-        start_total = max(p.total for p in active if p.expiries == most)
-        fee = settings.buy_in * max(1, most)
+        fee, start_total = join_terms(
+            [(p.expiries, p.total) for p in state.active], settings.buy_in
+        )
         for raw in rnd.joins:
             name = clean_name(raw, what="a name in joins")
             player = state.player(name)

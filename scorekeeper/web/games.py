@@ -341,7 +341,7 @@ class SheetView:
         leaders = set(s.groups[0]) if s.groups and s.rounds else set()
         self.leaders = leaders
         self.low_is_good = variant.low_is_good
-        self.join_terms = join_terms(s) if variant.name == "vegas" and not s.finished else None
+        self.join_terms = s.join_terms() if variant.name == "vegas" and not s.finished else None
         self.marks = sheet_marks(s, self.money)
 
     def money(self, cents: int) -> str:
@@ -425,14 +425,6 @@ def sheet_marks(s: Standings, money: Any) -> dict[tuple[int, str], list[tuple[st
     return marks
 
 
-def join_terms(s: Standings) -> tuple[int, int]:
-    """Vegas: what a newcomer pays now and the total they start at (RULES.md late join)."""
-    active = [p for p in s.players if p.in_contention]
-    most = max(p.expiries for p in active)
-    start = max(p.total for p in active if p.expiries == most)
-    return s.record.settings.buy_in * max(1, most), start
-
-
 # ----------------------------------------------------------------- round entry ---
 @dataclass
 class RoundPlayer:
@@ -470,7 +462,7 @@ def _round_players(game: Game, s: Standings, number: int) -> list[RoundPlayer]:
         RoundPlayer(p.name, p.seat, total_before=p.total) for p in s.players if p.in_contention
     ]
     if game.variant == "vegas" and game.pending_joins:
-        _, start = join_terms(s)
+        _, start = s.join_terms()
         seat = len(s.players)
         for name in game.pending_joins:
             existing = next((p for p in s.players if name_key(p.name) == name_key(name)), None)
@@ -609,7 +601,7 @@ def _render_round(
         label=variant.round_label(entry.number),
         contracts=CONTRACTS,
         money=lambda c: format_cents(c, s.pot.currency),
-        join=join_terms(s) if game.variant == "vegas" and not editing else None,
+        join=s.join_terms() if game.variant == "vegas" and not editing else None,
     ), status
 
 
@@ -810,7 +802,7 @@ def join(game_id: int) -> Response | tuple[str, int]:
         p.name for p in game.night.people if p.name_key not in playing and p.name_key not in pending
     ]
     form.person.choices = options([("", "Choose...")] + [(n, n) for n in candidates])
-    fee, start = join_terms(s)
+    fee, start = s.join_terms()
     status = 200
     if request.method == "GET":
         form.version.data = str(game.version)

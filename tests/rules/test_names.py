@@ -47,3 +47,34 @@ def test_the_banner_of_a_round_with_a_late_joiner_names_the_dealer_the_replay_wi
         }
     )
     assert played.rounds[1].dealer == "Dee"
+
+
+def test_join_terms_shown_before_a_join_are_what_the_replay_charges():
+    """Bob has expired twice (the reference player, total 40): a newcomer pays 2 x $1.00
+    and starts at 40, and recording the join charges exactly that."""
+    rounds = [
+        {"went_out": "Ann", "hands": {"Bob": 100, "Cy": 40}},  # Bob expires: reset to 40
+        {"went_out": "Ann", "hands": {"Bob": 60, "Cy": 0}},  # Bob 100 again: reset to 40
+    ]
+    base = {
+        "format": "scorekeeper-game/1",
+        "variant": "vegas",
+        "settings": {"buy_in": 100},
+        "players": ["Ann", "Bob", "Cy"],
+        "rounds": rounds,
+    }
+    before = load_game(base)
+    assert before.player("Bob").expiries == 2
+    assert before.join_terms() == (2 * 100, 40)
+    joined = load_game(
+        {
+            **base,
+            "rounds": [
+                *rounds,
+                {"went_out": "Ann", "hands": {"Bob": 0, "Cy": 0, "Dee": 0}, "joins": ["Dee"]},
+            ],
+        }
+    )
+    [entry] = [e for e in joined.pot.entries if e.kind == "join"]
+    assert (entry.player, -entry.amount) == ("Dee", 200)
+    assert joined.rounds[2].totals["Dee"] == 40
