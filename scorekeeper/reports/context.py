@@ -485,8 +485,8 @@ def pot_summary(standings: Standings) -> PotSummary:
         by_player.setdefault(e.player, []).append(e)
     lines = []
     for name, entries in by_player.items():
-        paid_in = -sum(e.amount for e in entries if e.amount < 0)
-        paid_out = sum(e.amount for e in entries if e.amount > 0)
+        paid_in = pot.paid_in_by(name)
+        paid_out = pot.paid_out_to(name)
         details_in: list[str] = []
         details_out: list[str] = []
         for kind in ("buy_in", "ante", "rebuy", "join", "per_round", "payout"):

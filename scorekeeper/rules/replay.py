@@ -76,6 +76,14 @@ class Pot:
     entries: tuple[Entry, ...]
     balances: dict[str, int]
 
+    def paid_in_by(self, player: str) -> int:
+        """What the player has paid into the pot, in cents (a positive number)."""
+        return -sum(e.amount for e in self.entries if e.player == player and e.amount < 0)
+
+    def paid_out_to(self, player: str) -> int:
+        """What the pot has paid the player (dimes and payouts), in cents."""
+        return sum(e.amount for e in self.entries if e.player == player and e.amount > 0)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "currency": self.currency,

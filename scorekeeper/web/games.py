@@ -382,20 +382,6 @@ class SheetView:
 
         return ", ".join(names.get(w, RANK_NAMES.get(w, w).lower()) for w in wild[::-1])
 
-    def paid(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for e in self.s.pot.entries:
-            if e.amount < 0:
-                out[e.player] = out.get(e.player, 0) - e.amount
-        return out
-
-    def received(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for e in self.s.pot.entries:
-            if e.amount > 0:
-                out[e.player] = out.get(e.player, 0) + e.amount
-        return out
-
 
 def sheet_marks(s: Standings, money: Any) -> dict[tuple[int, str], list[tuple[str, str]]]:
     """What to print in a cell besides the numbers, by (round, player), worked out once for

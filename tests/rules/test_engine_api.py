@@ -1,4 +1,4 @@
-"""Player names: the same person however typed, and never disguised on the sheet."""
+"""The engine's smaller promises: names, join terms, the banner with joiners, pot lines."""
 
 from __future__ import annotations
 
@@ -78,3 +78,18 @@ def test_join_terms_shown_before_a_join_are_what_the_replay_charges():
     [entry] = [e for e in joined.pot.entries if e.kind == "join"]
     assert (entry.player, -entry.amount) == ("Dee", 200)
     assert joined.rounds[2].totals["Dee"] == 40
+
+
+def test_pot_paid_in_and_paid_out_per_player_texas():
+    """Two players ante 50 cents each; Ann goes out twice and takes two dimes."""
+    s = load_game(
+        {
+            "format": "scorekeeper-game/1",
+            "variant": "texas",
+            "players": ["Ann", "Bob"],
+            "rounds": [{"went_out": "Ann", "hands": {"Bob": 5}}] * 2,
+        }
+    )
+    assert (s.pot.paid_in_by("Ann"), s.pot.paid_out_to("Ann")) == (50, 2 * 10)
+    assert (s.pot.paid_in_by("Bob"), s.pot.paid_out_to("Bob")) == (50, 0)
+    assert s.pot.total == 100 - 20
