@@ -266,6 +266,13 @@ def _check_fresh(game: Game, expected_version: int | None, submission: str | Non
         raise Conflict
 
 
+def with_pending_joins(game: Game, round_data: dict[str, Any]) -> dict[str, Any]:
+    """The next round as it will be saved: Vegas late joiners waiting for it join in it."""
+    if game.variant != "vegas" or not game.pending_joins or "joins" in round_data:
+        return round_data
+    return {**round_data, "joins": list(game.pending_joins)}
+
+
 def save_round(
     game: Game,
     round_data: dict[str, Any],
@@ -283,8 +290,7 @@ def save_round(
     rounds = list(old.rounds)
     if number is None:
         number = len(rounds) + 1
-        if game.pending_joins and "joins" not in round_data and game.variant == "vegas":
-            round_data = {**round_data, "joins": list(game.pending_joins)}
+        round_data = with_pending_joins(game, round_data)
     elif not 1 <= number <= len(rounds):
         raise RecordError(f"there is no round {number} to edit", round=number)
     new_round = parse_round(

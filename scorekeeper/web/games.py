@@ -634,12 +634,11 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
     if data is None:
         return _render_round(game, s, entry, form, 422, editing=editing)
     if editing:
-        old = game.rounds[target - 1].data
-        for key in ("joins",):
-            if old.get(key):
-                data[key] = old[key]
-    elif game.variant == "vegas" and game.pending_joins:
-        data["joins"] = list(game.pending_joins)
+        # Joins are made on the join page, not on this form: a correction keeps them.
+        if game.rounds[target - 1].data.get("joins"):
+            data["joins"] = game.rounds[target - 1].data["joins"]
+    else:
+        data = services.with_pending_joins(game, data)
 
     # Vegas: a player who expires this round re-buys unless the keeper says they drop;
     # say it in words before saving ("Bob reached 111. Re-buy for $2.00 (back to 63)?").
