@@ -46,19 +46,26 @@ def pdf_filename(
     return "-".join(p for p in parts if p) + ".pdf"
 
 
+def files_digest(*folders: Path, extra: str = "") -> str:
+    """A short hash of every file below ``folders`` (names and contents) and ``extra``:
+    changes whenever a template or asset does, so caches keyed by it never go stale."""
+    digest = hashlib.sha256(extra.encode())
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file():
+                digest.update(str(path.relative_to(folder)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 @cache
 def template_version() -> str:
     """A hash of the print templates, the print CSS and the WeasyPrint version: part of
     every cache key, so a changed template is never served from the cache."""
-    digest = hashlib.sha256()
+    weasyprint = ""
     with suppress(PackageNotFoundError):
-        digest.update(version("weasyprint").encode())
-    for folder in (TEMPLATES / "reports", STATIC / "print"):
-        for path in sorted(Path(folder).rglob("*")):
-            if path.is_file():
-                digest.update(path.name.encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+        weasyprint = version("weasyprint")
+    return files_digest(TEMPLATES / "reports", STATIC / "print", extra=weasyprint)
 
 
 def pdf_cache_key(kind: Kind, record: Any, *, paper: str, **labels: Any) -> str:

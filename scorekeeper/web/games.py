@@ -7,11 +7,14 @@ import random
 import re
 import uuid
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -38,6 +41,7 @@ from ..forms import (
     parse_money,
 )
 from ..models import Game, Night
+from ..reports.files import files_digest
 from ..rules import (
     CONTRACTS,
     VARIANTS,
@@ -55,7 +59,6 @@ from ..rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
 from .nights import MAX_ID, night_or_404
 
 bp = Blueprint("games", __name__)
-SHEET_TEMPLATE_VERSION = "1"
 
 
 def game_or_404(game_id: int) -> Game:
@@ -281,8 +284,15 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
 
 
 # ------------------------------------------------------------------------- sheet ---
+@cache
+def _templates_version() -> str:
+    """Part of the sheet's ETag: a deploy that changes any template changes every ETag,
+    so no phone keeps a sheet rendered by the old templates."""
+    return files_digest(Path(current_app.template_folder or "templates"))
+
+
 def _etag(game_id: int, version: int) -> str:
-    return f"g{game_id}-v{version}-t{SHEET_TEMPLATE_VERSION}"
+    return f"g{game_id}-v{version}-t{_templates_version()}"
 
 
 @bp.get("/games/<int:game_id>")
