@@ -233,6 +233,12 @@ class WholeRange(NumberRange):
         super().__call__(form, field)
 
 
+def _whole_field(label: str, low: int, high: int) -> IntegerField:
+    return IntegerField(
+        label, validators=[Optional(), WholeRange(low, high)], render_kw={"inputmode": "numeric"}
+    )
+
+
 def _money_field(label: str, description: str = "") -> StringField:
     return StringField(
         label,
@@ -251,16 +257,8 @@ class GameSettingsForm(FlaskForm):
         description="Percentages for 1st, 2nd, ... adding to 100, e.g. 70/30.",
         validators=[Optional(), Length(max=60)],
     )
-    max_score = IntegerField(
-        "Max score",
-        validators=[Optional(), WholeRange(1, 100_000)],
-        render_kw={"inputmode": "numeric"},
-    )
-    cards_per_player = IntegerField(
-        "Cards per player",
-        validators=[Optional(), WholeRange(1, 20)],
-        render_kw={"inputmode": "numeric"},
-    )
+    max_score = _whole_field("Max score", 1, 100_000)
+    cards_per_player = _whole_field("Cards per player", 1, 20)
     ace_points = SelectField(
         "Aces count",
         choices=options([("1", "1"), ("11", "11"), ("13", "13")]),
@@ -271,16 +269,8 @@ class GameSettingsForm(FlaskForm):
     meld_strictness = BooleanField("Meld strictness (one wild card per meld)")
     ante = _money_field("Ante", "Paid by each player at the start.")
     per_round = _money_field("Per round", "Paid from the pot to whoever goes out.")
-    target_score = IntegerField(
-        "Target score",
-        validators=[Optional(), WholeRange(1, 100_000)],
-        render_kw={"inputmode": "numeric"},
-    )
-    deals = IntegerField(
-        "Or a fixed number of deals",
-        validators=[Optional(), WholeRange(1, 1000)],
-        render_kw={"inputmode": "numeric"},
-    )
+    target_score = _whole_field("Target score", 1, 100_000)
+    deals = _whole_field("Or a fixed number of deals", 1, 1000)
 
 
 class NewGameForm(GameSettingsForm):

@@ -24,6 +24,7 @@ from flask import (
 )
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
+from wtforms.validators import ValidationError
 
 from .. import services
 from ..extensions import db
@@ -54,7 +55,7 @@ from ..rules import (
     parse_round,
     replay,
 )
-from ..rules.cards import parse_flipped_card
+from ..rules.cards import RANK_NAMES, parse_flipped_card
 from ..rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
 from .nights import MAX_ID, night_or_404
 
@@ -129,7 +130,7 @@ def _settings_from_form(form: NewGameForm, variant: str) -> tuple[dict[str, Any]
                 settings[key] = bool(fld.data)
             elif fld.data is not None:
                 settings[key] = fld.data
-        except (ValueError, Exception) as exc:  # ValidationError or ValueError
+        except (ValueError, ValidationError) as exc:
             errors[key] = str(exc)
     if variant == "rummy" and settings.get("deals"):
         settings.pop("target_score", None)
@@ -388,8 +389,6 @@ class SheetView:
         if not wild:
             return ""
         names = {"2": "deuces", "JK": "jokers"}
-        from ..rules.cards import RANK_NAMES
-
         return ", ".join(names.get(w, RANK_NAMES.get(w, w).lower()) for w in wild[::-1])
 
 
