@@ -93,3 +93,14 @@ def test_pot_paid_in_and_paid_out_per_player_texas():
     assert (s.pot.paid_in_by("Ann"), s.pot.paid_out_to("Ann")) == (50, 2 * 10)
     assert (s.pot.paid_in_by("Bob"), s.pot.paid_out_to("Bob")) == (50, 0)
     assert s.pot.total == 100 - 20
+
+
+@pytest.mark.parametrize(("players", "decks"), [(10, 3), (11, 4), (13, 4), (14, 5), (20, 6)])
+def test_texas_deck_advice_beyond_ten_players_keeps_three_decks_per_ten(players, decks):
+    """RULES.md stops at 7-10 players: three decks + 6 jokers. Beyond, the app keeps the
+    same cards per player: ceil(players * 3 / 10) decks, two jokers each."""
+    from scorekeeper.rules import get_variant
+
+    texas = get_variant("texas")
+    advice = texas.deck_advice(players, texas.default_settings())
+    assert (advice.decks, advice.jokers) == (decks, 2 * decks)
