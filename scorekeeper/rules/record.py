@@ -7,19 +7,19 @@ wrong variant); :func:`scorekeeper.rules.replay` checks the rest while it folds 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import MAX_CARDS_IN_HAND, normalise_code, parse_flipped_card
 from .errors import RecordError
-from .settings import MAX_POINTS, Settings
+from .settings import MAX_POINTS, MAX_ROUNDS, Settings
 
 GAME_FORMAT = "scorekeeper-game/1"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 20
 MAX_NAME_LENGTH = 40
-MAX_ROUNDS = 2000
 MAX_HAND_POINTS = 9999
 
 Hand = int | tuple[str, ...]
@@ -34,16 +34,43 @@ _VARIANT_ROUND_KEYS = {
 }
 
 
+def _invisible(ch: str) -> bool:
+    """Characters that show as nothing (zero-width spaces and joiners, soft hyphens, byte
+    order marks, word joiners): two names differing only by them look the same."""
+    return unicodedata.category(ch) == "Cf"
+
+
 def name_key(name: str) -> str:
-    """Names are the same when equal case-insensitively after trimming."""
-    return " ".join(name.split()).casefold()
+    """Names are the same when they look the same: compared after Unicode compatibility
+    normalisation (NFKC: "Zoë" typed either way, "ﬁ" and "fi"), ignoring capitals, invisible
+    characters and runs of spaces."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join("".join(ch for ch in folded if not _invisible(ch)).split())
 
 
 def clean_name(raw: Any, *, what: str) -> str:
-    """Check a person's name: text, not blank, at most 40 characters, no control codes."""
+    """Check a person's name: text, not blank, at most 40 characters, no control codes.
+
+    The name is kept as typed, in NFC form (one spelling for "ë"), with its runs of spaces
+    squeezed and invisible characters removed, except the joiner inside an emoji sequence.
+    """
     if not isinstance(raw, str):
         raise RecordError(f"{what} must be a name in quotes (got {raw!r})")
-    name = " ".join(raw.split())
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in raw):
+        # A lone surrogate (from a JSON escape such as "\ud800") is not a character.
+        raise RecordError(f"{what} contains an invalid character (a lone surrogate)")
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in raw):
+        raise RecordError(f"{what} {' '.join(raw.split())!r} contains control characters")
+    if any(0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069 for ch in raw):
+        # Text-direction overrides make a name show as something else on the sheet.
+        raise RecordError(f"{what} contains text-direction control characters")
+    text = unicodedata.normalize("NFC", raw)
+    kept = [
+        ch
+        for i, ch in enumerate(text)
+        if not _invisible(ch) or (ch == "\u200d" and _between_symbols(text, i))
+    ]
+    name = " ".join("".join(kept).split())
     if not name:
         raise RecordError(f"{what} is blank: give a name")
     if len(name) > MAX_NAME_LENGTH:
@@ -51,12 +78,17 @@ def clean_name(raw: Any, *, what: str) -> str:
             f"{what} {name[:20]!r}... is too long ({len(name)} characters, at most "
             f"{MAX_NAME_LENGTH})"
         )
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in raw):
-        raise RecordError(f"{what} {name!r} contains control characters")
-    if any(0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069 for ch in raw):
-        # Text-direction overrides make a name show as something else on the sheet.
-        raise RecordError(f"{what} contains text-direction control characters")
     return name
+
+
+def _between_symbols(text: str, i: int) -> bool:
+    """A zero-width joiner that glues two emoji (a family, a profession) is part of them."""
+    before = text[i - 1] if i > 0 else ""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    symbol = {"So", "Sk", "Mn"}
+    return bool(before and after) and (
+        unicodedata.category(before) in symbol and unicodedata.category(after) in symbol
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +131,24 @@ class Round:
             out["joins"] = list(self.joins)
         return out
 
+    def renamed(self, old: str, new: str) -> Round:
+        """The round with the player ``old`` called ``new`` in every place that holds a
+        name (went out, hand keys, contracts, drops, joins) and nowhere else: card codes
+        and keys are never names, whatever a person is called."""
+        key = name_key(old)
+
+        def swap(name: str) -> str:
+            return new if name_key(name) == key else name
+
+        return replace(
+            self,
+            went_out=None if self.went_out is None else swap(self.went_out),
+            hands={swap(name): hand for name, hand in self.hands.items()},
+            contracts=tuple(swap(n) for n in self.contracts),
+            drops=tuple(swap(n) for n in self.drops),
+            joins=tuple(swap(n) for n in self.joins),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
@@ -132,6 +182,20 @@ class GameRecord:
 
     def with_rounds(self, rounds: Sequence[Round]) -> GameRecord:
         return replace(self, rounds=tuple(rounds))
+
+    def renamed(self, old: str, new: str) -> GameRecord:
+        """The record with the player ``old`` called ``new`` (seats, first dealer, rounds).
+
+        Only names change; the caller replays the result to be sure it still holds."""
+        key = name_key(old)
+        return replace(
+            self,
+            players=tuple(
+                replace(p, name=new) if name_key(p.name) == key else p for p in self.players
+            ),
+            first_dealer=new if name_key(self.first_dealer) == key else self.first_dealer,
+            rounds=tuple(r.renamed(old, new) for r in self.rounds),
+        )
 
 
 def parse_game(data: Any) -> GameRecord:
@@ -365,6 +429,7 @@ def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[s
 __all__ = [
     "GAME_FORMAT",
     "MAX_POINTS",
+    "MAX_ROUNDS",
     "GameRecord",
     "Hand",
     "PlayerSpec",

@@ -15,7 +15,7 @@ from typing import Any
 from .cards import count_hand
 from .errors import RecordError
 from .money import Entry, split_pot
-from .record import GameRecord, Hand, Round, name_key
+from .record import MAX_ROUNDS, GameRecord, Hand, Round, name_key
 from .state import GameState, PlayerState, RoundResult
 from .variants import ALL_CONTRACTS_DONE, DeckAdvice, Variant, get_variant, join_terms
 
@@ -178,6 +178,11 @@ def replay(record: GameRecord) -> Standings:
     """Fold the record's rounds into standings; raises RecordError on a broken rule."""
     variant = get_variant(record.variant)
     settings = record.settings
+    if len(record.rounds) > MAX_ROUNDS:
+        raise RecordError(
+            f"a game holds at most {MAX_ROUNDS} rounds: start a new game to play on",
+            round=MAX_ROUNDS + 1,
+        )
     state = GameState(
         players=[PlayerState(p.name, seat, p.handicap) for seat, p in enumerate(record.players)]
     )

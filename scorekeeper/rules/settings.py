@@ -11,6 +11,9 @@ from .errors import RecordError
 
 MAX_MONEY_CENTS = 100_000_00  # $100,000: far beyond any card table, well inside an int
 MAX_POINTS = 100_000
+# The most rounds a game may hold: a five-hour night plays about a hundred, so a real table
+# never meets it, and no game can make a page or a PDF expensive.
+MAX_ROUNDS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +119,12 @@ def _check(key: str, value: Any) -> Any:
     if key == "cards_per_player":
         return _whole(key, value, low=1, high=20)
     if key == "ace_points":
-        if value not in (1, 11, 13) or isinstance(value, bool):
+        # A whole number, not 1.0 or true (both equal 1 in Python).
+        if type(value) is not int or value not in (1, 11, 13):
             raise RecordError(f"settings.ace_points must be 1, 11 or 13 (got {value!r})", field=key)
         return value
     if key == "target_score":
         return _whole(key, value, low=1, high=MAX_POINTS)
     if key == "deals":
-        return None if value is None else _whole(key, value, low=1, high=1000)
+        return None if value is None else _whole(key, value, low=1, high=MAX_ROUNDS)
     return _flag(key, value)
