@@ -4,6 +4,7 @@ money as ``2.50``, points as ``12+7+5``, hands as cards ``K 7 JK``."""
 from __future__ import annotations
 
 import re
+import uuid
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -130,6 +131,21 @@ def hand_text(hand: int | list[str] | None) -> str:
     return str(hand)
 
 
+def new_submission() -> str:
+    """A one-time id for a form that changes or creates something."""
+    return uuid.uuid4().hex
+
+
+class OneTimeForm(FlaskForm):
+    """A form that creates something: its one-time id makes a second post of the same
+    form (a double tap, a retry after a timeout) find what the first one created."""
+
+    submission = HiddenField(
+        validators=[InputRequired(), Regexp(r"[A-Za-z0-9_-]{1,64}\Z")],
+        default=new_submission,
+    )
+
+
 class SignupForm(FlaskForm):
     email = EmailField("Email", validators=[InputRequired(), Email(), Length(max=254)])
     password = PasswordField(
@@ -154,7 +170,7 @@ class LoginForm(FlaskForm):
     remember = BooleanField("Keep me logged in on this phone", default=True)
 
 
-class NightForm(FlaskForm):
+class NightForm(OneTimeForm):
     name = StringField(
         "Name",
         validators=[
@@ -193,7 +209,7 @@ class NightForm(FlaskForm):
         return [n.strip() for n in re.split(r"[\n,]+", raw) if n.strip()]
 
 
-class PersonForm(FlaskForm):
+class PersonForm(OneTimeForm):
     name = StringField("Name", validators=[InputRequired(), Length(max=MAX_NAME_LENGTH)])
 
 
@@ -216,6 +232,14 @@ class VersionedForm(FlaskForm):
 
 class ConfirmForm(VersionedForm):
     pass
+
+
+class RenameForm(FlaskForm):
+    name = StringField("Name", validators=[InputRequired(), Length(max=MAX_NAME_LENGTH)])
+
+
+class DeleteNightForm(FlaskForm):
+    """Deleting a night: a confirmation, nothing else (a second post finds it deleted)."""
 
 
 class JoinForm(VersionedForm):
@@ -273,13 +297,13 @@ class GameSettingsForm(FlaskForm):
     deals = _whole_field("Or a fixed number of deals", 1, 1000)
 
 
-class NewGameForm(GameSettingsForm):
+class NewGameForm(GameSettingsForm, OneTimeForm):
     variant = HiddenField(validators=[InputRequired()])
     first_dealer = SelectField("First dealer", validate_choice=False)
     new_player = StringField("Add a player", validators=[Optional(), Length(max=MAX_NAME_LENGTH)])
 
 
-class ImportForm(FlaskForm):
+class ImportForm(OneTimeForm):
     record = TextAreaField("Game record (JSON)", validators=[Optional(), Length(max=1_000_000)])
 
 

@@ -65,13 +65,23 @@ class Night(db.Model):
     currency: Mapped[str] = mapped_column(String(3), default="USD")
     paper: Mapped[str] = mapped_column(String(6), default="A4")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     owner: Mapped[User] = relationship(back_populates="nights")
     people: Mapped[list[Person]] = relationship(
         back_populates="night", order_by="Person.id", cascade="all, delete-orphan"
     )
-    games: Mapped[list[Game]] = relationship(
+    #: Every game of the night, deleted ones included (a rename reaches them too, so a
+    #: restored game still replays).
+    all_games: Mapped[list[Game]] = relationship(
         back_populates="night", order_by="Game.id", cascade="all, delete-orphan"
+    )
+    #: The games that count: shown, settled, printed. A deleted game is kept (restorable)
+    #: but leaves the night's pages and its settlement.
+    games: Mapped[list[Game]] = relationship(
+        primaryjoin="and_(Night.id == foreign(Game.night_id), Game.deleted_at.is_(None))",
+        order_by="Game.id",
+        viewonly=True,
     )
 
 
@@ -108,8 +118,9 @@ class Game(db.Model):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
-    night: Mapped[Night] = relationship(back_populates="games")
+    night: Mapped[Night] = relationship(back_populates="all_games")
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
     )
@@ -160,6 +171,22 @@ class Seat(db.Model):
         if self.handicap:
             return {"name": self.person.name, "handicap": self.handicap}
         return self.person.name
+
+
+class Submission(db.Model):
+    """The one-time id of a form that creates something (a night, a game, an import, a
+    person): sent again (a double tap, a retry), it finds what the first one created
+    instead of creating it twice. Unique per user, so two racing posts store one."""
+
+    __tablename__ = "submissions"
+    __table_args__ = (UniqueConstraint("user_id", "token"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    token: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(20))  # night, game, person, delete...
+    target_id: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class GameRound(db.Model):

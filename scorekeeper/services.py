@@ -4,27 +4,62 @@ the rules engine before it is written, and kept in the game's history."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
-import threading
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
+from .cache import ByteBoundedCache
 from .extensions import db
-from .models import Edit, Game, GameRound, Night, Person, Seat, User, utcnow
+from .models import Edit, Game, GameRound, Night, Person, Seat, Submission, User, utcnow
 from .rules import GameRecord, RecordError, Standings, get_variant, name_key, parse_round, replay
 from .rules.record import clean_name
+
+# Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
+# no page of a night (which replays every game of it) can grow without bound.
+MAX_GAMES_PER_NIGHT = 50
+MAX_PEOPLE_PER_NIGHT = 60
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def transaction(fn: Callable[P, R]) -> Callable[P, R]:
+    """A service that changes data is one transaction: it commits, or, whatever it raises
+    (a broken rule, a conflict, a lost connection), it rolls back, so nothing is half
+    saved and a view never has to clean up after it."""
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except BaseException:
+            db.session.rollback()
+            raise
+
+    return run
 
 
 class Conflict(Exception):
     """The game changed since the keeper's form was rendered (another phone saved)."""
+
+
+class AlreadyCreated(Exception):
+    """This creating form was already sent (a double tap or a retry): it created
+    ``target_id`` (a night, a game, a person...) the first time, and nothing more now."""
+
+    def __init__(self, kind: str, target_id: int) -> None:
+        super().__init__(kind, target_id)
+        self.kind = kind
+        self.target_id = target_id
 
 
 class Duplicate(Exception):
@@ -48,58 +83,61 @@ def _recorded(game_id: int, submission: str | None) -> bool | int | None:
     return False if row is None else row.round_number
 
 
-_STANDINGS: OrderedDict[str, Standings] = OrderedDict()
-_STANDINGS_LOCK = threading.Lock()
-STANDINGS_CACHE_SIZE = 256
+# About 16 bytes of replay per byte of the record's JSON (tests/rules/test_cache.py): the
+# largest game allowed (200 rounds, 20 players) is about 1 MB, a usual one a few dozen KB.
+REPLAY_BYTES_PER_RECORD_BYTE = 16
+STANDINGS_CACHE = ByteBoundedCache[Standings](max_bytes=64 * 1024 * 1024)
 
 
 def standings_for(game: Game) -> Standings:
     """The game's standings: its record replayed. Replays are kept by a hash of the whole
     record, so a sheet viewed again (by any viewer) skips parsing and replaying, and a
-    changed record can never be answered from the cache."""
+    changed record can never be answered from the cache. The cache is bounded by bytes."""
     data = game.record_json()
-    key = hashlib.sha256(
-        json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
-    with _STANDINGS_LOCK:
-        cached = _STANDINGS.get(key)
-        if cached is not None:
-            _STANDINGS.move_to_end(key)
-            return cached
-    standings = replay(GameRecord.from_json(data))
-    with _STANDINGS_LOCK:
-        _STANDINGS[key] = standings
-        while len(_STANDINGS) > STANDINGS_CACHE_SIZE:
-            _STANDINGS.popitem(last=False)
-    return standings
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    key = hashlib.sha256(text.encode()).hexdigest()
+    return STANDINGS_CACHE.get_or_make(
+        key,
+        lambda: (replay(GameRecord.from_json(data)), len(text) * REPLAY_BYTES_PER_RECORD_BYTE),
+    )
 
 
-def load_game(game_id: int, owner: User) -> Game | None:
-    """A game with its seats and rounds in a fixed number of queries, owner only."""
-    game = db.session.scalars(
+def load_game(game_id: int, owner: User, *, deleted: bool = False) -> Game | None:
+    """A game with its seats and rounds in a fixed number of queries, owner only; a deleted
+    game (or a game of a deleted night) only when ``deleted`` is asked for."""
+    query = (
         select(Game)
         .join(Night)
-        .where(Game.id == game_id, Night.owner_id == owner.id)
+        .where(Game.id == game_id, Night.owner_id == owner.id, Night.deleted_at.is_(None))
         .options(
             selectinload(Game.seats).joinedload(Seat.person),
             selectinload(Game.rounds),
         )
-    ).first()
-    return game
+    )
+    if not deleted:
+        query = query.where(Game.deleted_at.is_(None))
+    return db.session.scalars(query).first()
 
 
 def game_version(game_id: int, owner: User) -> int | None:
     """One small query: the game's version, if it is the owner's (for conditional GETs)."""
     return db.session.scalar(
-        select(Game.version).join(Night).where(Game.id == game_id, Night.owner_id == owner.id)
+        select(Game.version)
+        .join(Night)
+        .where(
+            Game.id == game_id,
+            Night.owner_id == owner.id,
+            Game.deleted_at.is_(None),
+            Night.deleted_at.is_(None),
+        )
     )
 
 
-def load_night(night_id: int, owner: User) -> Night | None:
+def load_night(night_id: int, owner: User, *, deleted: bool = False) -> Night | None:
     """A night with its people and games (seats and rounds too), in a fixed number of
-    queries however many games it holds; owner only."""
+    queries however many games it holds; owner only; a deleted night only when asked."""
     games = selectinload(Night.games)
-    return db.session.scalars(
+    query = (
         select(Night)
         .where(Night.id == night_id, Night.owner_id == owner.id)
         .options(
@@ -107,13 +145,56 @@ def load_night(night_id: int, owner: User) -> Night | None:
             games.selectinload(Game.seats).joinedload(Seat.person),
             games.selectinload(Game.rounds),
         )
+    )
+    if not deleted:
+        query = query.where(Night.deleted_at.is_(None))
+    return db.session.scalars(query).first()
+
+
+# ------------------------------------------------------------- one-time ids ---
+def _check_new(user: User, submission: str | None) -> None:
+    """Raise AlreadyCreated when this creating form was sent before."""
+    if not submission:
+        return
+    row = db.session.execute(
+        select(Submission.kind, Submission.target_id).where(
+            Submission.user_id == user.id, Submission.token == submission
+        )
     ).first()
+    if row is not None:
+        raise AlreadyCreated(row.kind, row.target_id)
+
+
+def _commit_created(user: User, submission: str | None, kind: str, target_id: int) -> None:
+    """Commit a creation together with its one-time id. Two posts of one form racing each
+    other: the unique id lets one commit; the other finds what the first created."""
+    if submission:
+        db.session.add(
+            Submission(user_id=user.id, token=submission, kind=kind, target_id=target_id)
+        )
+    try:
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        _check_new(user, submission)
+        raise Conflict from None
 
 
 # ------------------------------------------------------------------------ nights ---
+@transaction
 def create_night(
-    owner: User, *, name: str, played_on: date, currency: str, paper: str, people: Sequence[str]
+    owner: User,
+    *,
+    name: str,
+    played_on: date,
+    currency: str,
+    paper: str,
+    people: Sequence[str],
+    submission: str | None = None,
 ) -> Night:
+    _check_new(owner, submission)
+    if len(people) > MAX_PEOPLE_PER_NIGHT:
+        raise RecordError(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
     night = Night(owner=owner, name=name, played_on=played_on, currency=currency, paper=paper)
     db.session.add(night)
     seen: set[str] = set()
@@ -123,17 +204,35 @@ def create_night(
             raise RecordError(f"{person_name} is listed twice", player=person_name)
         seen.add(name_key(person_name))
         night.people.append(Person(name=person_name, name_key=name_key(person_name)))
-    db.session.commit()
+    db.session.flush()
+    _commit_created(owner, submission, "night", night.id)
     return night
 
 
-def add_person(night: Night, raw_name: str) -> Person:
+def _check_room_for_people(night: Night, adding: int = 1) -> None:
+    if len(night.people) + adding > MAX_PEOPLE_PER_NIGHT:
+        raise RecordError(
+            f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people: start another night"
+        )
+
+
+@transaction
+def add_person(night: Night, raw_name: str, *, user: User, submission: str | None = None) -> Person:
+    _check_new(user, submission)
     person_name = clean_name(raw_name, what="name")
     if any(p.name_key == name_key(person_name) for p in night.people):
         raise RecordError(f"{person_name} is already on tonight's list", player=person_name)
+    _check_room_for_people(night)
     person = Person(name=person_name, name_key=name_key(person_name))
     night.people.append(person)
-    db.session.commit()
+    db.session.flush()
+    try:
+        _commit_created(user, submission, "person", person.id)
+    except Conflict:
+        # Someone else added the same name at the same moment (the unique name key).
+        raise RecordError(
+            f"{person_name} is already on tonight's list", player=person_name
+        ) from None
     return person
 
 
@@ -142,37 +241,48 @@ def find_or_add_person(night: Night, raw_name: str) -> Person:
     for p in night.people:
         if p.name_key == name_key(person_name):
             return p
+    _check_room_for_people(night)
     person = Person(name=person_name, name_key=name_key(person_name))
     night.people.append(person)
     return person
 
 
+@transaction
 def rename_person(night: Night, person: Person, raw_name: str, user: User) -> None:
-    """Rename someone everywhere: the roster and every round of the night's games."""
+    """Rename someone on the night's list and in every game of the night they play in or
+    are waiting to join (deleted games too, so a restored game still replays).
+
+    Only the places that hold names change (seats, first dealer, went out, hand keys,
+    contracts, drops, joins, waiting joiners): never card codes, whatever the old or new
+    name. Each renamed record is replayed before anything is written; one that would
+    no longer replay refuses the whole rename with a sentence."""
     new = clean_name(raw_name, what="name")
     old = person.name
     if new == old:
         return
     if any(p.name_key == name_key(new) and p is not person for p in night.people):
         raise RecordError(f"{new} is already on tonight's list", player=new)
-
-    def swap(value: Any) -> Any:
-        if isinstance(value, str):
-            return new if name_key(value) == person.name_key else value
-        if isinstance(value, list):
-            return [swap(v) for v in value]
-        if isinstance(value, dict):
-            return {swap(k): swap(v) for k, v in value.items()}
-        return value
-
-    for game in night.games:
-        if not any(s.person_id == person.id for s in game.seats):
+    for game in night.all_games:
+        seated = any(s.person_id == person.id for s in game.seats)
+        waiting = [n for n in game.pending_joins if name_key(n) == person.name_key]
+        if not seated and not waiting:
             continue
-        game.first_dealer = swap(game.first_dealer)
-        game.pending_joins = swap(game.pending_joins)
-        for rnd in game.rounds:
-            rnd.data = swap(rnd.data)
-        game.updated_at = utcnow()
+        renamed = standings_for(game).record.renamed(old, new)
+        try:
+            replay(renamed)
+        except RecordError as exc:
+            raise RecordError(
+                f"renaming {old} to {new} would break {game.title} (game {game.id}): {exc}"
+            ) from None
+        for row, rnd in zip(game.rounds, renamed.rounds, strict=True):
+            data = rnd.to_json()
+            if data != row.data:
+                row.data = data
+        game.first_dealer = renamed.first_dealer
+        game.pending_joins = [
+            new if name_key(n) == person.name_key else n for n in game.pending_joins
+        ]
+        _bump(game)
         db.session.add(
             Edit(
                 game=game,
@@ -183,10 +293,54 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
             )
         )
     person.rename(new)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        raise Conflict from None
+
+
+def _bump(game: Game) -> None:
+    """Mark the game changed. Its ``version`` (SQLAlchemy's version counter) goes up with
+    any change to the game row, and this one says when: every change to a game's record
+    (its rounds, seats, names, waiting joiners, deletion) must call it, so that the sheet's
+    ETag and every cache keyed by the version see the change."""
+    game.updated_at = utcnow()
+
+
+@transaction
+def delete_night(night: Night, *, user: User) -> None:
+    """Delete a night: it leaves the list of nights, and can be restored from there."""
+    night.deleted_at = utcnow()
+    for game in night.all_games:
+        _bump(game)
+    _commit_plain()
+
+
+@transaction
+def restore_night(night: Night, *, user: User) -> None:
+    night.deleted_at = None
+    for game in night.all_games:
+        _bump(game)
+    _commit_plain()
+
+
+@transaction
+def set_paper(night: Night, paper: str) -> None:
+    night.paper = paper
+    _commit_plain()
+
+
+def _commit_plain() -> None:
+    try:
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        raise Conflict from None
 
 
 # ------------------------------------------------------------------------- games ---
+@transaction
 def create_game(
     night: Night,
     *,
@@ -197,8 +351,12 @@ def create_game(
     user: User,
     rounds: Sequence[dict[str, Any]] = (),
     action: str = "create",
+    submission: str | None = None,
 ) -> Game:
-    """Check the record with the engine, then store the game (and its rounds on import)."""
+    """Check the record with the engine, then store the game (and its rounds on import).
+    The same ``submission`` sent twice stores the game once (AlreadyCreated)."""
+    _check_new(user, submission)
+    _check_room_for_games(night)
     data = {
         "format": "scorekeeper-game/1",
         "variant": variant,
@@ -243,8 +401,40 @@ def create_game(
     for number, rnd in enumerate(canonical["rounds"], 1):
         game.rounds.append(GameRound(number=number, data=rnd))
     db.session.add(Edit(game=game, user_id=user.id, action=action, after=json.dumps(canonical)))
-    db.session.commit()
+    db.session.flush()
+    _commit_created(user, submission, "game", game.id)
     return game
+
+
+def _check_room_for_games(night: Night) -> None:
+    if len(night.games) >= MAX_GAMES_PER_NIGHT:
+        raise RecordError(f"a night holds at most {MAX_GAMES_PER_NIGHT} games: start another night")
+
+
+@transaction
+def delete_game(
+    game: Game, *, expected_version: int | None, submission: str | None, user: User
+) -> None:
+    """Delete a game: it leaves the night's pages and settlement, kept for a restore."""
+    game_id = game.id
+    _check_fresh(game, expected_version, submission)
+    game.deleted_at = utcnow()
+    _bump(game)
+    db.session.add(Edit(game=game, user_id=user.id, action="delete", submission=submission))
+    _commit_change(game_id, submission)
+
+
+@transaction
+def restore_game(
+    game: Game, *, expected_version: int | None, submission: str | None, user: User
+) -> None:
+    game_id = game.id
+    _check_fresh(game, expected_version, submission)
+    _check_room_for_games(game.night)
+    game.deleted_at = None
+    _bump(game)
+    db.session.add(Edit(game=game, user_id=user.id, action="restore", submission=submission))
+    _commit_change(game_id, submission)
 
 
 def _commit_change(game_id: int, submission: str | None) -> None:
@@ -273,6 +463,7 @@ def with_pending_joins(game: Game, round_data: dict[str, Any]) -> dict[str, Any]
     return {**round_data, "joins": list(game.pending_joins)}
 
 
+@transaction
 def save_round(
     game: Game,
     round_data: dict[str, Any],
@@ -317,7 +508,7 @@ def save_round(
         row.data = stored
         action = "edit"
     _sync_seats(game, standings)
-    game.updated_at = utcnow()
+    _bump(game)
     db.session.add(
         Edit(
             game=game,
@@ -333,6 +524,7 @@ def save_round(
     return standings
 
 
+@transaction
 def remove_last_round(
     game: Game, *, expected_version: int | None, submission: str | None, user: User
 ) -> int:
@@ -357,7 +549,7 @@ def remove_last_round(
     game.rounds.remove(row)
     db.session.delete(row)
     _sync_seats(game, standings)
-    game.updated_at = utcnow()
+    _bump(game)
     _commit_change(game_id, submission)
     return number
 
@@ -384,6 +576,7 @@ def _sync_seats(game: Game, standings: Standings) -> None:
             seat.joined_round = player.joined_round or seat.joined_round
 
 
+@transaction
 def set_pending_joins(
     game: Game, names: Sequence[str], *, expected_version: int | None, user: User
 ) -> None:
@@ -391,6 +584,6 @@ def set_pending_joins(
     game_id = game.id
     _check_fresh(game, expected_version, None)
     game.pending_joins = list(names)
-    game.updated_at = utcnow()
+    _bump(game)
     db.session.add(Edit(game=game, user_id=user.id, action="joins", after=json.dumps(list(names))))
     _commit_change(game_id, None)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
@@ -15,6 +13,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Literal
 
+from ..cache import ByteBoundedCache
 from .pdf import STATIC, TEMPLATES
 
 Kind = Literal["sheet", "blank", "summary"]
@@ -84,46 +83,35 @@ def pdf_cache_key(kind: Kind, record: Any, *, paper: str, **labels: Any) -> str:
 
 
 class PdfCache:
-    """A bounded least-recently-used cache of rendered PDFs, safe across threads."""
+    """Rendered PDFs by key: least recently used out first, bounded by count and bytes."""
 
     def __init__(self, max_entries: int = 64, max_bytes: int = 32 * 1024 * 1024) -> None:
-        self.max_entries = max_entries
-        self.max_bytes = max_bytes
-        self._entries: OrderedDict[str, bytes] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
+        self._cache: ByteBoundedCache[bytes] = ByteBoundedCache(max_bytes, max_entries)
 
     def get(self, key: str, render: Callable[[], bytes]) -> bytes:
-        with self._lock:
-            pdf = self._entries.get(key)
-            if pdf is not None:
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return pdf
-            self.misses += 1
-        pdf = render()  # outside the lock: two threads may render the same key once each
-        with self._lock:
-            if key not in self._entries and len(pdf) <= self.max_bytes:
-                self._entries[key] = pdf
-                self._bytes += len(pdf)
-                while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
-                    _, old = self._entries.popitem(last=False)
-                    self._bytes -= len(old)
-        return pdf
+        # Rendered outside the lock: two threads may render the same key once each.
+        return self._cache.get_or_make(key, lambda: _sized(render()))
+
+    @property
+    def hits(self) -> int:
+        return self._cache.hits
+
+    @property
+    def misses(self) -> int:
+        return self._cache.misses
 
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._bytes = 0
-            self.hits = self.misses = 0
+        self._cache.clear()
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._cache)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._entries
+        return key in self._cache
+
+
+def _sized(pdf: bytes) -> tuple[bytes, int]:
+    return pdf, len(pdf)
 
 
 PDF_CACHE = PdfCache()

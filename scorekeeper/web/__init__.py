@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from contextlib import suppress
+from typing import Any
 
-from flask import Flask, Response, g, render_template, request
+from flask import Flask, Response, g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
+from werkzeug.routing import IntegerConverter
 
 from ..extensions import db, login_manager
+from ..forms import new_submission
 from ..models import User
 from ..rules import format_cents
 
@@ -17,6 +20,15 @@ CSP = (
     "font-src 'self'; connect-src 'self'; manifest-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+
+
+class IdConverter(IntegerConverter):
+    """``<id:game_id>``: a database id. Ids are INTEGER columns, so a larger number cannot
+    exist: it is not found (404) rather than overflowing the query, on every route and
+    before any view (or a conditional GET's shortcut) runs."""
+
+    def __init__(self, map: Any) -> None:
+        super().__init__(map, min=1, max=2**31 - 1)
 
 
 @login_manager.user_loader
@@ -39,20 +51,28 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
-def _error(code: int, title: str, message: str) -> tuple[str, int]:
+def _error(code: int, title: str, message: str) -> tuple[str | Response, int]:
+    if request.path.startswith("/api/"):
+        # The API answers in JSON, even before a view runs (an id out of range, a 405).
+        return jsonify({"error": API_MESSAGES.get(code, message)}), code
     return render_template("error.html", code=code, title=title, message=message), code
+
+
+API_MESSAGES = {404: "no such game among yours"}
 
 
 def init_app(app: Flask) -> None:
     from . import api, auth, games, home, nights, printouts
 
+    app.url_map.converters["id"] = IdConverter
     for module in (home, auth, nights, games, printouts, api):
         app.register_blueprint(module.bp)
     app.after_request(_security_headers)
     app.jinja_env.globals["money"] = format_cents
+    app.jinja_env.globals["new_submission"] = new_submission
 
     @app.errorhandler(CSRFError)
-    def csrf_error(exc: CSRFError) -> tuple[str, int]:
+    def csrf_error(exc: CSRFError) -> tuple[str | Response, int]:
         return _error(
             400,
             "Form expired",
@@ -61,7 +81,7 @@ def init_app(app: Flask) -> None:
         )
 
     @app.errorhandler(400)
-    def bad_request(exc: Exception) -> tuple[str, int]:
+    def bad_request(exc: Exception) -> tuple[str | Response, int]:
         return _error(
             400,
             "Bad request",
@@ -70,15 +90,15 @@ def init_app(app: Flask) -> None:
         )
 
     @app.errorhandler(404)
-    def not_found(exc: Exception) -> tuple[str, int]:
+    def not_found(exc: Exception) -> tuple[str | Response, int]:
         return _error(404, "Not found", "There is nothing here, or it is not yours to see.")
 
     @app.errorhandler(413)
-    def too_large(exc: Exception) -> tuple[str, int]:
+    def too_large(exc: Exception) -> tuple[str | Response, int]:
         return _error(413, "Too large", "That upload is too large: nothing was saved.")
 
     @app.errorhandler(405)
-    def not_allowed(exc: Exception) -> tuple[str, int]:
+    def not_allowed(exc: Exception) -> tuple[str | Response, int]:
         return _error(405, "Not allowed", "That action is not available here.")
 
     @app.errorhandler(500)

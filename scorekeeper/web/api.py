@@ -7,7 +7,6 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .. import services
-from .nights import MAX_ID
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -16,11 +15,11 @@ def _error(status: int, message: str) -> tuple[Response, int]:
     return jsonify({"error": message}), status
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def game(game_id: int) -> Response | tuple[Response, int]:
     if not current_user.is_authenticated:
         return _error(401, "log in to read your games")
-    found = services.load_game(game_id, current_user) if game_id <= MAX_ID else None
+    found = services.load_game(game_id, current_user)
     if found is None:
         return _error(404, "no such game among yours")
     standings = services.standings_for(found)

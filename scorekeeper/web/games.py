@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import uuid
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -27,7 +26,6 @@ from werkzeug.wrappers import Response
 from wtforms.validators import ValidationError
 
 from .. import services
-from ..extensions import db
 from ..forms import (
     ConfirmForm,
     ImportForm,
@@ -37,6 +35,7 @@ from ..forms import (
     check_pot_split,
     hand_text,
     money_text,
+    new_submission,
     options,
     parse_hand_text,
     parse_money,
@@ -57,20 +56,16 @@ from ..rules import (
 )
 from ..rules.cards import RANK_NAMES, parse_flipped_card
 from ..rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
-from .nights import MAX_ID, night_or_404
+from .nights import night_or_404
 
 bp = Blueprint("games", __name__)
 
 
 def game_or_404(game_id: int) -> Game:
-    game = services.load_game(game_id, current_user) if game_id <= MAX_ID else None
+    game = services.load_game(game_id, current_user)
     if game is None:
         abort(404)
     return game
-
-
-def new_submission() -> str:
-    return uuid.uuid4().hex
 
 
 # ---------------------------------------------------------------------- new game ---
@@ -181,7 +176,7 @@ def _seating_from_request(night: Night, variant: str) -> tuple[list[tuple[str, i
     return [(name, handicap) for _, _, name, handicap in chosen], seating
 
 
-@bp.route("/nights/<int:night_id>/games/new", methods=["GET", "POST"])
+@bp.route("/nights/<id:night_id>/games/new", methods=["GET", "POST"])
 @login_required
 def new(night_id: int) -> str | Response | tuple[str, int]:
     night = night_or_404(night_id)
@@ -201,7 +196,7 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
         [("", "Draw for it")] + [(p.name, p.name) for p in night.people]
     )
     errors: dict[str, str] = {}
-    if request.method == "GET":
+    if not form.is_submitted():  # GET and HEAD: show the form, never create
         _prefill_settings(
             form, variant, dict(source.settings) if source and source.variant == variant else {}
         )
@@ -225,10 +220,18 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
         players, seating = _seating_from_request(night, variant)
         settings, errors = _settings_from_form(form, variant)
         form.validate_on_submit()
-        relevant = {*SETTING_FIELDS[variant], "first_dealer", "new_player", "csrf_token"}
+        relevant = {
+            *SETTING_FIELDS[variant],
+            "first_dealer",
+            "new_player",
+            "csrf_token",
+            "submission",
+        }
         errors.update(
             {
-                k if k in relevant and k != "csrf_token" else "players": "; ".join(v)
+                k if k in relevant and k not in {"csrf_token", "submission"} else "players": (
+                    "; ".join(v)
+                )
                 for k, v in form.errors.items()
                 if k in relevant
             }
@@ -260,9 +263,14 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
                         first_dealer=dealer,
                         settings={**settings, "currency": night.currency},
                         user=current_user,
+                        submission=form.submission.data,
                     )
+                except services.AlreadyCreated as done:
+                    flash("That game was already started (sent twice): here it is, once.", "info")
+                    return redirect(url_for("games.sheet", game_id=done.target_id))
+                except services.Conflict:
+                    errors["players"] = "Something changed at the same moment: try again."
                 except RecordError as exc:
-                    db.session.rollback()
                     errors[exc.field or "players"] = exc.detail if exc.field else str(exc)
                 else:
                     flash(f"{game.title} started: {dealer} deals first.", "success")
@@ -296,7 +304,7 @@ def _etag(game_id: int, version: int) -> str:
     return f"g{game_id}-v{version}-t{_templates_version()}"
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 @login_required
 def sheet(game_id: int) -> Response:
     saved = request.args.get("saved", type=int)
@@ -600,13 +608,13 @@ def _render_round(
     ), status
 
 
-@bp.route("/games/<int:game_id>/rounds/new", methods=["GET", "POST"])
+@bp.route("/games/<id:game_id>/rounds/new", methods=["GET", "POST"])
 @login_required
 def new_round(game_id: int) -> Response | tuple[str, int]:
     return _round_view(game_id, None)
 
 
-@bp.route("/games/<int:game_id>/rounds/<int:number>", methods=["GET", "POST"])
+@bp.route("/games/<id:game_id>/rounds/<int:number>", methods=["GET", "POST"])
 @login_required
 def edit_round(game_id: int, number: int) -> Response | tuple[str, int]:
     return _round_view(game_id, number)
@@ -682,13 +690,11 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
         )
         return redirect(url_for("games.sheet", game_id=game_id))
     except services.Conflict:
-        db.session.rollback()
         typed = request.form.get("round_number", "")
         if typed.isdigit() and 0 < int(typed) < 10_000:
             entry.number = int(typed)
         return _conflict(game_id, entry)
     except RecordError as exc:
-        db.session.rollback()
         entry.errors[_field_for(exc, entry)] = str(exc)
         return _render_round(game, s, entry, form, 422, editing=editing)
     if editing:
@@ -751,7 +757,7 @@ def _conflict(game_id: int, entry: RoundEntry) -> tuple[str, int]:
     return render_sheet(game, conflict=message), 409
 
 
-@bp.post("/games/<int:game_id>/rounds/last/delete")
+@bp.post("/games/<id:game_id>/rounds/last/delete")
 @login_required
 def remove_last(game_id: int) -> Response | tuple[str, int]:
     game = game_or_404(game_id)
@@ -768,10 +774,8 @@ def remove_last(game_id: int) -> Response | tuple[str, int]:
     except services.Duplicate:
         flash("That round was already removed.", "info")
     except services.Conflict:
-        db.session.rollback()
         flash("The game changed on another phone: nothing was removed. Check the sheet.", "error")
     except RecordError as exc:
-        db.session.rollback()
         flash(str(exc), "error")
     else:
         flash(f"Round {number} removed (it stays in the history).", "success")
@@ -779,7 +783,7 @@ def remove_last(game_id: int) -> Response | tuple[str, int]:
 
 
 # ------------------------------------------------------------------ vegas joins ---
-@bp.route("/games/<int:game_id>/join", methods=["GET", "POST"])
+@bp.route("/games/<id:game_id>/join", methods=["GET", "POST"])
 @login_required
 def join(game_id: int) -> Response | tuple[str, int]:
     game = game_or_404(game_id)
@@ -829,10 +833,8 @@ def join(game_id: int) -> Response | tuple[str, int]:
                 game, names, expected_version=form.version_number(), user=current_user
             )
         except services.Conflict:
-            db.session.rollback()
             flash("The game changed on another phone; check and try again.", "error")
         except RecordError as exc:
-            db.session.rollback()
             form.new_name.errors.append(str(exc))
             status = 422
         else:
@@ -860,7 +862,7 @@ def join(game_id: int) -> Response | tuple[str, int]:
 
 
 # -------------------------------------------------------------- history & records ---
-@bp.get("/games/<int:game_id>/history")
+@bp.get("/games/<id:game_id>/history")
 @login_required
 def history(game_id: int) -> str:
     game = game_or_404(game_id)
@@ -921,7 +923,7 @@ def _read_json(text: str) -> Any:
         raise RecordError("a number in the record is too long") from None
 
 
-@bp.get("/games/<int:game_id>/export.json")
+@bp.get("/games/<id:game_id>/export.json")
 @login_required
 def export(game_id: int) -> Response:
     game = game_or_404(game_id)
@@ -933,7 +935,7 @@ def export(game_id: int) -> Response:
     return response
 
 
-@bp.route("/nights/<int:night_id>/games/import", methods=["GET", "POST"])
+@bp.route("/nights/<id:night_id>/games/import", methods=["GET", "POST"])
 @login_required
 def import_game(night_id: int) -> Response | tuple[str, int]:
     night = night_or_404(night_id)
@@ -966,11 +968,16 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
                 rounds=[r.to_json() for r in record.rounds],
                 user=current_user,
                 action="import",
+                submission=form.submission.data,
             )
+        except services.AlreadyCreated as done:
+            flash("That record was already imported (sent twice): here it is, once.", "info")
+            return redirect(url_for("games.sheet", game_id=done.target_id))
+        except services.Conflict:
+            error = "Something changed at the same moment: nothing was imported. Try again."
         except json.JSONDecodeError as exc:
             error = f"That is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
         except RecordError as exc:
-            db.session.rollback()
             error = f"Not imported: {exc}"
         else:
             flash(f"Imported {game.title} with {len(game.rounds)} rounds.", "success")
@@ -980,3 +987,73 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
     return render_template(
         "games/import.html", night=night, form=form, error=error
     ), 422 if error else 200
+
+
+# ------------------------------------------------------------ delete & restore ---
+@bp.route("/games/<id:game_id>/delete", methods=["GET", "POST"])
+@login_required
+def delete(game_id: int) -> str | Response:
+    """Delete a game after a confirmation: it leaves the night and its settlement, and
+    stays restorable from the night's page (and listed in the game's history)."""
+    game = services.load_game(game_id, current_user, deleted=True)
+    if game is None:
+        abort(404)
+    form = ConfirmForm()
+    if not form.is_submitted():
+        if game.deleted_at is not None:
+            abort(404)
+        form.version.data = str(game.version)
+        form.submission.data = new_submission()
+        return render_template(
+            "games/delete.html", game=game, s=services.standings_for(game), form=form
+        )
+    if not form.validate_on_submit():
+        abort(400)
+    night_id = game.night_id
+    try:
+        services.delete_game(
+            game,
+            expected_version=form.version_number(),
+            submission=form.submission.data,
+            user=current_user,
+        )
+    except services.Duplicate:
+        flash("That game was already deleted (sent twice).", "info")
+    except services.Conflict:
+        flash("The game changed on another phone: it was not deleted. Check it first.", "error")
+        return redirect(url_for("games.sheet", game_id=game_id))
+    else:
+        flash("Game deleted: it no longer counts in the settlement. Restore it below.", "success")
+    return redirect(url_for("nights.show", night_id=night_id, _anchor="deleted"))
+
+
+@bp.post("/games/<id:game_id>/restore")
+@login_required
+def restore(game_id: int) -> Response:
+    game = services.load_game(game_id, current_user, deleted=True)
+    if game is None:
+        abort(404)
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    if game.deleted_at is None:
+        flash("That game is not deleted.", "info")
+        return redirect(url_for("games.sheet", game_id=game_id))
+    try:
+        services.restore_game(
+            game,
+            expected_version=form.version_number(),
+            submission=form.submission.data,
+            user=current_user,
+        )
+    except services.Duplicate:
+        flash("That game was already restored (sent twice).", "info")
+    except services.Conflict:
+        flash("The game changed at the same moment: try again.", "error")
+        return redirect(url_for("nights.show", night_id=game.night_id, _anchor="deleted"))
+    except RecordError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("nights.show", night_id=game.night_id, _anchor="deleted"))
+    else:
+        flash("Game restored: it counts in the settlement again.", "success")
+    return redirect(url_for("games.sheet", game_id=game_id))

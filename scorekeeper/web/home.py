@@ -7,6 +7,7 @@ from sqlalchemy.orm import selectinload
 
 from .. import services
 from ..extensions import db
+from ..forms import DeleteNightForm
 from ..models import Night
 from ..rules import VARIANTS
 from .nights import summaries
@@ -20,10 +21,16 @@ def index() -> str:
         return render_template("home/welcome.html")
     nights = db.session.scalars(
         select(Night)
-        .where(Night.owner_id == current_user.id)
+        .where(Night.owner_id == current_user.id, Night.deleted_at.is_(None))
         .order_by(Night.played_on.desc(), Night.id.desc())
         .options(selectinload(Night.games), selectinload(Night.people))
         .limit(50)
+    ).all()
+    deleted = db.session.scalars(
+        select(Night)
+        .where(Night.owner_id == current_user.id, Night.deleted_at.is_not(None))
+        .order_by(Night.deleted_at.desc())
+        .limit(10)
     ).all()
     # Tonight's night first, with each game's state (variant, round, leader).
     latest = services.load_night(nights[0].id, current_user) if nights else None
@@ -32,6 +39,8 @@ def index() -> str:
         latest=latest,
         games=summaries(latest) if latest else [],
         earlier=nights[1:],
+        deleted=deleted,
+        restore_form=DeleteNightForm(),
     )
 
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from .. import services
-from ..extensions import db
-from ..forms import NightForm, PaperForm, PersonForm
+from ..forms import ConfirmForm, DeleteNightForm, NightForm, PaperForm, PersonForm, RenameForm
 from ..models import Game, Night
 from ..reports import night_summary_text
 from ..rules import RecordError, Settlement, Standings, settle
@@ -18,15 +17,15 @@ from ..rules import RecordError, Settlement, Standings, settle
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
 
-# Ids are INTEGER columns: a larger one cannot exist, and would overflow the query.
-MAX_ID = 2**31 - 1
-
-
-def night_or_404(night_id: int) -> Night:
-    night = services.load_night(night_id, current_user) if night_id <= MAX_ID else None
+def night_or_404(night_id: int, *, deleted: bool = False) -> Night:
+    night = services.load_night(night_id, current_user, deleted=deleted)
     if night is None:
         abort(404)
     return night
+
+
+def deleted_games(night: Night) -> list[Game]:
+    return [g for g in night.all_games if g.deleted_at is not None]
 
 
 @dataclass
@@ -64,87 +63,112 @@ def new() -> str | Response | tuple[str, int]:
                 currency=form.currency.data,
                 paper=form.paper.data,
                 people=form.names(),
+                submission=form.submission.data,
             )
+        except services.AlreadyCreated as done:
+            flash("That night was already started (sent twice): here it is, once.", "info")
+            return redirect(url_for("nights.show", night_id=done.target_id))
+        except services.Conflict:
+            form.people.errors.append("Something changed at the same moment: try again.")
         except RecordError as exc:
-            db.session.rollback()
             form.people.errors.append(str(exc))
         else:
             return redirect(url_for("nights.show", night_id=night.id))
     return render_template("nights/new.html", form=form), 422 if form.errors else 200
 
 
-@bp.get("/<int:night_id>")
+@bp.get("/<id:night_id>")
 @login_required
 def show(night_id: int) -> str:
     night = night_or_404(night_id)
+    return _render_show(night, PersonForm())
+
+
+def _render_show(night: Night, person_form: PersonForm) -> str:
     return render_template(
         "nights/show.html",
         night=night,
         games=summaries(night),
-        person_form=PersonForm(),
+        deleted=deleted_games(night),
+        person_form=person_form,
         paper_form=PaperForm(paper=night.paper),
+        restore_form=ConfirmForm(),
     )
 
 
-@bp.post("/<int:night_id>/people")
+@bp.post("/<id:night_id>/people")
 @login_required
 def add_person(night_id: int) -> str | Response | tuple[str, int]:
     night = night_or_404(night_id)
     form = PersonForm()
     if form.validate_on_submit():
         try:
-            services.add_person(night, form.name.data)
+            services.add_person(
+                night, form.name.data, user=current_user, submission=form.submission.data
+            )
+        except services.AlreadyCreated:
+            flash("Already added (sent twice): on the list once.", "info")
+            return redirect(url_for("nights.show", night_id=night_id))
         except RecordError as exc:
-            db.session.rollback()
             form.name.errors.append(str(exc))
         else:
-            return redirect(url_for("nights.show", night_id=night.id))
-    return render_template(
-        "nights/show.html",
-        night=night,
-        games=summaries(night),
-        person_form=form,
-        paper_form=PaperForm(paper=night.paper),
-    ), 422
+            return redirect(url_for("nights.show", night_id=night_id))
+    night = night_or_404(night_id)
+    return _render_show(night, form), 422
 
 
-@bp.route("/<int:night_id>/people/<int:person_id>", methods=["GET", "POST"])
+@bp.route("/<id:night_id>/people/<id:person_id>", methods=["GET", "POST"])
 @login_required
 def rename_person(night_id: int, person_id: int) -> str | Response | tuple[str, int]:
     night = night_or_404(night_id)
     person = next((p for p in night.people if p.id == person_id), None)
     if person is None:
         abort(404)
-    form = PersonForm(name=person.name)
+    form = RenameForm(name=person.name)
     if form.validate_on_submit():
+        wanted = form.name.data
         try:
-            services.rename_person(night, person, form.name.data, current_user)
+            services.rename_person(night, person, wanted, current_user)
+        except services.Conflict:
+            # A double tap, or a round saved at the same moment: look again.
+            night = night_or_404(night_id)
+            person = next((p for p in night.people if p.id == person_id), None)
+            if person is None:
+                abort(404)
+            if person.name != " ".join(wanted.split()):
+                form.name.errors.append(
+                    "A game of the night changed at the same moment, so nobody was "
+                    "renamed: try again."
+                )
+                return render_template(
+                    "nights/rename.html", night=night, person=person, form=form
+                ), 409
+            flash(f"Renamed to {person.name} on every sheet of the night.", "success")
+            return redirect(url_for("nights.show", night_id=night_id))
         except RecordError as exc:
-            db.session.rollback()
             form.name.errors.append(str(exc))
         else:
             flash(f"Renamed to {person.name} on every sheet of the night.", "success")
-            return redirect(url_for("nights.show", night_id=night.id))
+            return redirect(url_for("nights.show", night_id=night_id))
     return render_template(
         "nights/rename.html", night=night, person=person, form=form
     ), 422 if form.errors else 200
 
 
-@bp.post("/<int:night_id>/paper")
+@bp.post("/<id:night_id>/paper")
 @login_required
 def paper(night_id: int) -> Response:
     night = night_or_404(night_id)
     form = PaperForm()
     if form.validate_on_submit():
-        night.paper = form.paper.data
-        db.session.commit()
+        services.set_paper(night, form.paper.data)
         flash(f"Printing on {form.paper.data} paper.", "success")
     else:
         flash("Choose A4 or US Letter.", "error")
     return redirect(url_for("nights.show", night_id=night.id))
 
 
-@bp.get("/<int:night_id>/payout")
+@bp.get("/<id:night_id>/payout")
 @login_required
 def payout(night_id: int) -> str:
     night = night_or_404(night_id)
@@ -162,3 +186,28 @@ def payout(night_id: int) -> str:
         settlement=night_settlement(night, games),
         summary_text=text,
     )
+
+
+@bp.route("/<id:night_id>/delete", methods=["GET", "POST"])
+@login_required
+def delete(night_id: int) -> str | Response:
+    night = night_or_404(night_id, deleted=request.method == "POST")
+    form = DeleteNightForm()
+    if form.validate_on_submit():
+        if night.deleted_at is None:  # a second tap finds it deleted already
+            services.delete_night(night, user=current_user)
+        flash(f"{night.name} deleted. You can restore it from your list of nights.", "success")
+        return redirect(url_for("home.index"))
+    return render_template("nights/delete.html", night=night, form=form, games=summaries(night))
+
+
+@bp.post("/<id:night_id>/restore")
+@login_required
+def restore(night_id: int) -> Response:
+    night = night_or_404(night_id, deleted=True)
+    if not DeleteNightForm().validate_on_submit():
+        abort(400)
+    if night.deleted_at is not None:
+        services.restore_night(night, user=current_user)
+    flash(f"{night.name} restored.", "success")
+    return redirect(url_for("nights.show", night_id=night_id))

@@ -33,7 +33,7 @@ def _pdf(body: bytes, filename: str) -> Response:
     return response
 
 
-@bp.get("/games/<int:game_id>/sheet.pdf")
+@bp.get("/games/<id:game_id>/sheet.pdf")
 @login_required
 def game_sheet(game_id: int) -> Response:
     game = game_or_404(game_id)
@@ -55,7 +55,7 @@ def game_sheet(game_id: int) -> Response:
     return _pdf(body, name)
 
 
-@bp.get("/games/<int:game_id>/blank.pdf")
+@bp.get("/games/<id:game_id>/blank.pdf")
 @login_required
 def blank_sheet(game_id: int) -> Response:
     game = game_or_404(game_id)
@@ -91,7 +91,7 @@ def _night_games(night_id: int) -> tuple[Night, list[tuple[str, Standings]]]:
     return night, games
 
 
-@bp.get("/nights/<int:night_id>/payout.pdf")
+@bp.get("/nights/<id:night_id>/payout.pdf")
 @login_required
 def payout_pdf(night_id: int) -> Response:
     night, games = _night_games(night_id)
@@ -106,7 +106,7 @@ def payout_pdf(night_id: int) -> Response:
     return _pdf(body, pdf_filename("summary", night_name=night.name, date=date))
 
 
-@bp.get("/nights/<int:night_id>/payout.txt")
+@bp.get("/nights/<id:night_id>/payout.txt")
 @login_required
 def payout_text(night_id: int) -> Response:
     night, games = _night_games(night_id)

@@ -459,7 +459,7 @@ CASES = [
     # -- the API ---------------------------------------------------------------------
     Case("api-zero", "api", {"id": "0"}, "no such game among yours", 404),
     Case("api-huge", "api", {"id": BIG}, "no such game among yours", 404),
-    Case("api-text", "api", {"id": "abc"}, "There is nothing here", 404),
+    Case("api-text", "api", {"id": "abc"}, "no such game among yours", 404),
     # -- a late joiner (Vegas) -------------------------------------------------------
     Case("join-nobody", "join", {"new_name": "", "person": ""},
          "Choose who joins, or type a new name."),
