@@ -151,6 +151,15 @@ def load_night(night_id: int, owner: User, *, deleted: bool = False) -> Night | 
     return db.session.scalars(query).first()
 
 
+def history_page(game: Game, *, before: int | None, size: int) -> list[Edit]:
+    """Up to ``size + 1`` of the game's changes, newest first, older than edit ``before``
+    (the one more says whether there is an older page)."""
+    query = select(Edit).where(Edit.game_id == game.id)
+    if before is not None and 0 < before < 2**31:
+        query = query.where(Edit.id < before)
+    return list(db.session.scalars(query.order_by(Edit.id.desc()).limit(size + 1)))
+
+
 # ------------------------------------------------------------- one-time ids ---
 def _check_new(user: User, submission: str | None) -> None:
     """Raise AlreadyCreated when this creating form was sent before."""

@@ -5,8 +5,11 @@ from __future__ import annotations
 from contextlib import suppress
 from typing import Any
 
-from flask import Flask, Response, g, jsonify, render_template, request
+from flask import Flask, Response, g, has_request_context, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import event
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.routing import IntegerConverter
 
 from ..extensions import db, login_manager
@@ -59,6 +62,33 @@ def _error(code: int, title: str, message: str) -> tuple[str | Response, int]:
 
 
 API_MESSAGES = {404: "no such game among yours"}
+CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class SafeMethodWrite(Exception):
+    """A GET or HEAD request tried to change the database (it carries no CSRF check)."""
+
+
+def _refuse_writes_in_safe_requests(session: Any, flush_context: Any, instances: Any) -> None:
+    """GET and HEAD are never checked for CSRF (Flask-WTF protects POST and the like), so
+    they must never change anything: a view that forgets which method it answers (a HEAD
+    with a form body running the POST branch) is stopped here, before anything is written,
+    for every view at once."""
+    if (
+        has_request_context()
+        and request.method not in CHANGING_METHODS
+        and (session.new or session.dirty or session.deleted)
+    ):
+        raise SafeMethodWrite(request.method)
+
+
+def _cache_headers(response: Response) -> Response:
+    """Pages hold one keeper's data and a CSRF token: caches may keep them only for that
+    browser, and must ask again before using them (a 304 when nothing changed)."""
+    if request.endpoint != "static":
+        response.headers.setdefault("Cache-Control", "private, no-cache")
+        response.vary.add("Cookie")
+    return response
 
 
 def init_app(app: Flask) -> None:
@@ -68,6 +98,9 @@ def init_app(app: Flask) -> None:
     for module in (home, auth, nights, games, printouts, api):
         app.register_blueprint(module.bp)
     app.after_request(_security_headers)
+    app.after_request(_cache_headers)
+    if not event.contains(db.session, "before_flush", _refuse_writes_in_safe_requests):
+        event.listen(db.session, "before_flush", _refuse_writes_in_safe_requests)
     app.jinja_env.globals["money"] = format_cents
     app.jinja_env.globals["new_submission"] = new_submission
 
@@ -100,6 +133,27 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(405)
     def not_allowed(exc: Exception) -> tuple[str | Response, int]:
         return _error(405, "Not allowed", "That action is not available here.")
+
+    @app.errorhandler(SafeMethodWrite)
+    def safe_method_write(exc: SafeMethodWrite) -> tuple[str | Response, int]:
+        db.session.rollback()
+        return _error(
+            405,
+            "Not allowed",
+            "Nothing was saved: a change must be sent with the app's own form.",
+        )
+
+    @app.errorhandler(IntegrityError)
+    @app.errorhandler(StaleDataError)
+    def changed_at_once(exc: Exception) -> tuple[str | Response, int]:
+        # The last line of defence: services turn these into sentences of their own.
+        db.session.rollback()
+        return _error(
+            409,
+            "Changed at the same moment",
+            "Two changes met at the same moment, so yours was not saved (nothing was "
+            "half saved). Reload the page and try again.",
+        )
 
     @app.errorhandler(500)
     def server_error(exc: Exception) -> tuple[str, int]:

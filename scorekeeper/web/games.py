@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -19,6 +20,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_login import current_user, login_required
@@ -301,7 +303,12 @@ def _templates_version() -> str:
 
 
 def _etag(game_id: int, version: int) -> str:
-    return f"g{game_id}-v{version}-t{_templates_version()}"
+    """The sheet's ETag: the game's version, the templates, and the session's CSRF token
+    (the page holds it in its forms: a browser restarted with a new session must not be
+    answered 304 and keep a page whose Undo and Log out would be refused)."""
+    token = session.get("csrf_token")
+    tag = hashlib.sha256(token.encode()).hexdigest()[:12] if isinstance(token, str) else "none"
+    return f"g{game_id}-v{version}-t{_templates_version()}-s{tag}"
 
 
 @bp.get("/games/<id:game_id>")
@@ -320,10 +327,9 @@ def sheet(game_id: int) -> Response:
             response.headers["Cache-Control"] = "private, no-cache"
             return response
     game = game_or_404(game_id)
-    etag = _etag(game.id, game.version)
     response = make_response(render_sheet(game, saved=saved))
     if not saved:
-        response.set_etag(etag, weak=True)
+        response.set_etag(_etag(game.id, game.version), weak=True)  # after the token is made
     response.headers["Cache-Control"] = "private, no-cache"
     return response
 
@@ -343,8 +349,6 @@ def render_sheet(game: Game, *, saved: int | None = None, conflict: str | None =
 
 
 def _has_flashes() -> bool:
-    from flask import session
-
     return bool(session.get("_flashes"))
 
 
@@ -447,6 +451,14 @@ class RoundEntry:
     errors: dict[str, str] = field(default_factory=dict)
     expiries: list[dict[str, Any]] = field(default_factory=list)
     general: list[str] = field(default_factory=list)
+    has_wild: bool = False
+    has_going_rummy: bool = False
+    has_contracts: bool = False
+
+    @property
+    def marked(self) -> bool:
+        """Is an error shown next to a field (not only at the top of the form)?"""
+        return any(key != "general" for key in self.errors)
 
 
 def _round_players(game: Game, s: Standings, number: int) -> list[RoundPlayer]:
@@ -454,9 +466,19 @@ def _round_players(game: Game, s: Standings, number: int) -> list[RoundPlayer]:
         result = s.rounds[number - 1]
         in_round = set(result.scores) | ({result.went_out} if result.went_out else set())
         before = s.rounds[number - 2].totals if number > 1 else {}
+        # A joiner starts where the replay put them (the join event), not at 0.
+        starts = {e.player: e.value for e in result.events if e.kind == "join"}
+        handicaps = {p.name: p.handicap for p in s.record.players}
         return [
             RoundPlayer(
-                p.name, p.seat, joining=p.joined_round == number, total_before=before.get(p.name, 0)
+                p.name,
+                p.seat,
+                joining=p.name in starts,
+                total_before=(
+                    starts[p.name]
+                    if p.name in starts
+                    else before.get(p.name, handicaps.get(p.name, 0))
+                ),
             )
             for p in s.players
             if p.name in in_round
@@ -561,21 +583,45 @@ def _round_from_form(game: Game, entry: RoundEntry) -> dict[str, Any] | None:
 
 
 def _field_for(exc: RecordError, entry: RoundEntry) -> str:
+    """The field of the form to mark with a refusal, or "general" (the top of the form)
+    when the problem is not in a field shown: another round (a correction that would
+    break a later round), or a field this form does not show."""
+    if exc.round is not None and exc.round != entry.number:
+        return "general"
+    shown = {"went_out", "general"} | {f"hand-{p.seat}" for p in entry.players}
+    shown |= {f"expiry-{x['seat']}" for x in entry.expiries}
+    if entry.has_wild:
+        shown.add("wild")
+    if entry.has_going_rummy:
+        shown.add("going_rummy")
+    if entry.has_contracts:
+        shown |= {f"contract-{p.seat}" for p in entry.players}
+    field = "general"
     if exc.player:
         seat = next(
             (p.seat for p in entry.players if name_key(p.name) == name_key(exc.player)), None
         )
         if seat is not None:
-            if exc.field == "contracts":
-                return f"contract-{seat}"
-            if exc.field == "drops":
-                return f"expiry-{seat}"
-            if exc.field == "went_out":
-                return "went_out"
-            return f"hand-{seat}"
-    if exc.field in {"went_out", "wild", "going_rummy"}:
-        return exc.field
-    return "general"
+            field = {
+                "contracts": f"contract-{seat}",
+                "drops": f"expiry-{seat}",
+                "went_out": "went_out",
+            }.get(exc.field or "", f"hand-{seat}")
+    elif exc.field in {"went_out", "wild", "going_rummy"}:
+        field = exc.field
+    return field if field in shown else "general"
+
+
+def _refusal(exc: RecordError, entry: RoundEntry) -> tuple[str, str]:
+    """Where and how to say why a round was refused."""
+    field = _field_for(exc, entry)
+    if exc.round is not None and exc.round != entry.number:
+        return field, (
+            f"Not saved: with this change, round {exc.round} would no longer hold: "
+            f"{exc.detail}. Correct that round first, or remove the rounds after "
+            f"round {entry.number} and enter them again."
+        )
+    return field, str(exc)
 
 
 def _render_round(
@@ -632,16 +678,25 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
         flash("This game is over: no more rounds.", "info")
         return redirect(url_for("games.sheet", game_id=game.id))
     target = number or s.rounds_played + 1
-    entry = RoundEntry(number=target, players=_round_players(game, s, target))
+    entry = RoundEntry(
+        number=target,
+        players=_round_players(game, s, target),
+        has_wild=game.variant == "vegas",
+        has_going_rummy=game.variant == "multiplayer",
+        has_contracts=game.variant == "dummy",
+    )
     form = VersionedForm()
-    if request.method == "GET":
+    if not form.is_submitted():  # GET and HEAD
         form.version.data = str(game.version)
         form.submission.data = new_submission()
         if editing:
             data = game.rounds[target - 1].data
             entry.values = _values_from_round(data, entry.players)
             if game.variant == "vegas":
-                entry.expiries = _expiries(game, target, data, entry)
+                try:
+                    entry.expiries = _expiries(game, target, data, entry)
+                except RecordError as exc:  # pragma: no cover - a stored round replays
+                    entry.errors["general"] = str(exc)
         return _render_round(game, s, entry, form, editing=editing)
 
     if not form.validate_on_submit():
@@ -663,12 +718,14 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
         try:
             expiring = _expiries(game, target, data, entry)
         except RecordError as exc:
-            entry.errors[_field_for(exc, entry)] = str(exc)
+            field, message = _refusal(exc, entry)
+            entry.errors[field] = message
             return _render_round(game, s, entry, form, 422, editing=editing)
         seen = request.form.get("expiry_seen", "")
         if expiring and seen != ",".join(str(x["seat"]) for x in expiring):
             entry.expiries = expiring
             return _render_round(game, s, entry, form, 200, editing=editing)
+        entry.expiries = expiring  # shown again, with the choices, if the save is refused
         drops = [x["name"] for x in expiring if x["choice"] == "drop"]
         data.pop("drops", None)
         if drops:
@@ -695,7 +752,8 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
             entry.number = int(typed)
         return _conflict(game_id, entry)
     except RecordError as exc:
-        entry.errors[_field_for(exc, entry)] = str(exc)
+        field, message = _refusal(exc, entry)
+        entry.errors[field] = message
         return _render_round(game, s, entry, form, 422, editing=editing)
     if editing:
         flash(f"Round {target} corrected; everything after it is recomputed.", "success")
@@ -730,17 +788,15 @@ def _expiries(
 
 
 def _preview(game: Game, number: int, data: dict[str, Any], *, drop_none: bool) -> Standings:
+    """The game up to round ``number`` as it would be with ``data`` for that round (the
+    rounds after it left out: who expires, and where a re-buy resets to, depend only on
+    the rounds before; a later round that the change would break is the save's to say)."""
     record = services.standings_for(game).record
-    rounds = list(record.rounds)
     probe = {**data, "drops": []} if drop_none else data
     rnd = parse_round(
         probe, number=number, variant=game.variant, card_codes=get_variant(game.variant).card_codes
     )
-    if number > len(rounds):
-        rounds.append(rnd)
-    else:
-        rounds[number - 1] = rnd
-    return replay(record.with_rounds(rounds))
+    return replay(record.with_rounds([*record.rounds[: number - 1], rnd]))
 
 
 def _conflict(game_id: int, entry: RoundEntry) -> tuple[str, int]:
@@ -865,10 +921,22 @@ def join(game_id: int) -> Response | tuple[str, int]:
 @bp.get("/games/<id:game_id>/history")
 @login_required
 def history(game_id: int) -> str:
+    """The game's changes, newest first, a page at a time (a game corrected a thousand
+    times must not make one page a thousand changes long)."""
     game = game_or_404(game_id)
+    before = request.args.get("before", type=int)
+    edits = services.history_page(game, before=before, size=HISTORY_PAGE)
+    older = edits[HISTORY_PAGE - 1].id if len(edits) > HISTORY_PAGE else None
     return render_template(
-        "games/history.html", game=game, edits=list(reversed(game.edits)), describe=describe_edit
+        "games/history.html",
+        game=game,
+        edits=edits[:HISTORY_PAGE],
+        older=older,
+        describe=describe_edit,
     )
+
+
+HISTORY_PAGE = 50
 
 
 def describe_edit(edit: Any) -> list[str]:
@@ -879,6 +947,10 @@ def describe_edit(edit: Any) -> list[str]:
         return [f"{'Imported' if edit.action == 'import' else 'Started'} with {players}"]
     if edit.action == "rename":
         return [f"Renamed {before} to {after}"]
+    if edit.action == "delete":
+        return ["Game deleted (left out of the night and its settlement)"]
+    if edit.action == "restore":
+        return ["Game restored"]
     if edit.action == "joins":
         return [f"Joining next round: {', '.join(after) or 'nobody'}"]
     if edit.action == "remove":
