@@ -174,14 +174,15 @@ def _check_new(user: User, submission: str | None) -> None:
         raise AlreadyCreated(row.kind, row.target_id)
 
 
-def _commit_created(user: User, submission: str | None, kind: str, target_id: int) -> None:
+def _commit_created(user: User, submission: str | None, kind: str, target: Any) -> None:
     """Commit a creation together with its one-time id. Two posts of one form racing each
     other: the unique id lets one commit; the other finds what the first created."""
-    if submission:
-        db.session.add(
-            Submission(user_id=user.id, token=submission, kind=kind, target_id=target_id)
-        )
     try:
+        db.session.flush()  # gives ``target`` its id
+        if submission:
+            db.session.add(
+                Submission(user_id=user.id, token=submission, kind=kind, target_id=target.id)
+            )
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
@@ -213,8 +214,7 @@ def create_night(
             raise RecordError(f"{person_name} is listed twice", player=person_name)
         seen.add(name_key(person_name))
         night.people.append(Person(name=person_name, name_key=name_key(person_name)))
-    db.session.flush()
-    _commit_created(owner, submission, "night", night.id)
+    _commit_created(owner, submission, "night", night)
     return night
 
 
@@ -234,9 +234,8 @@ def add_person(night: Night, raw_name: str, *, user: User, submission: str | Non
     _check_room_for_people(night)
     person = Person(name=person_name, name_key=name_key(person_name))
     night.people.append(person)
-    db.session.flush()
     try:
-        _commit_created(user, submission, "person", person.id)
+        _commit_created(user, submission, "person", person)
     except Conflict:
         # Someone else added the same name at the same moment (the unique name key).
         raise RecordError(
@@ -410,8 +409,7 @@ def create_game(
     for number, rnd in enumerate(canonical["rounds"], 1):
         game.rounds.append(GameRound(number=number, data=rnd))
     db.session.add(Edit(game=game, user_id=user.id, action=action, after=json.dumps(canonical)))
-    db.session.flush()
-    _commit_created(user, submission, "game", game.id)
+    _commit_created(user, submission, "game", game)
     return game
 
 
