@@ -327,7 +327,7 @@ def pdf_route() -> str | None:
     """The route of a game's sheet as PDF, as declared in scorekeeper/web/*.py."""
     for path in sorted((ROOT / "scorekeeper" / "web").glob("*.py")):
         for rule in re.findall(r"@bp\.(?:get|route)\(\s*\"([^\"]*pdf[^\"]*)\"", path.read_text()):
-            if "<int:game_id>" in rule and "sheet" in rule:
+            if re.search(r"<(int|id):game_id>", rule) and "sheet" in rule:
                 return rule
     return None
 
@@ -341,26 +341,29 @@ def prepare(port: int, connections: int, repeats: int) -> Fixture:
     r = c.request("POST", "/signup", {**hidden, "email": email, "password": PASSWORD,
                                       "confirm": PASSWORD})  # fmt: skip
     assert r.status == 302, r.text[:500]
-    hidden = c.hidden("/nights/new")
-    r = c.request("POST", "/nights/new", {
-        **hidden, "name": "Benchmark night", "played_on": "2026-11-20", "currency": "USD",
-        "paper": "A4", "people": "Ann\nBob",
-    })  # fmt: skip
-    assert r.status == 302, r.text[:500]
-    night = int(r.headers["Location"].rstrip("/").split("/")[-1])
 
-    def import_game(record: dict[str, Any]) -> int:
+    def new_night() -> int:
+        hidden = c.hidden("/nights/new")
+        r = c.request("POST", "/nights/new", {
+            **hidden, "name": "Benchmark night", "played_on": "2026-11-20", "currency": "USD",
+            "paper": "A4", "people": "Ann\nBob",
+        })  # fmt: skip
+        assert r.status == 302, r.text[:500]
+        return int(r.headers["Location"].rstrip("/").split("/")[-1])
+
+    def import_game(night: int, record: dict[str, Any]) -> int:
         url = f"/nights/{night}/games/import"
         r = c.request("POST", url, {**c.hidden(url), "record": json.dumps(record)})
         assert r.status == 302, r.text[:1000]
         return int(r.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
 
-    sheet_game = import_game(long_vegas(10, 60))
+    def import_games(record: dict[str, Any]) -> list[int]:
+        night = new_night()  # a night holds a bounded number of games: one per connection
+        return [import_game(night, record) for _ in range(GAMES_PER_CONNECTION)]
+
+    sheet_game = import_game(new_night(), long_vegas(10, 60))
     record = post_record(POST_PLAYERS, POST_ROUNDS)
-    post_games = [
-        [[import_game(record) for _ in range(GAMES_PER_CONNECTION)] for _ in range(connections)]
-        for _ in range(repeats)
-    ]
+    post_games = [[import_games(record) for _ in range(connections)] for _ in range(repeats)]
     csrf = c.hidden(f"/games/{sheet_game}/rounds/new")["csrf_token"]
     c.request("GET", "/")  # shows the flashes of the imports: none left in the session
     sheet = c.request("GET", f"/games/{sheet_game}")
@@ -368,7 +371,7 @@ def prepare(port: int, connections: int, repeats: int) -> Fixture:
     again = c.request("GET", f"/games/{sheet_game}", If_None_Match=sheet.headers["ETag"])
     assert again.status == 304, again.status
     rule = pdf_route()
-    pdf_path = re.sub(r"<int:game_id>", str(sheet_game), rule) if rule else None
+    pdf_path = re.sub(r"<(int|id):game_id>", str(sheet_game), rule) if rule else None
     return Fixture(c.cookie_header(), csrf, sheet_game, sheet.headers["ETag"], post_games, pdf_path)
 
 

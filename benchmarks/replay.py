@@ -84,15 +84,15 @@ SIZES: list[tuple[str, Builder, int, int]] = [
     ("vegas", vegas_record, 2, 50),
     ("vegas", vegas_record, 5, 100),
     ("vegas", vegas_record, 10, 200),
-    ("vegas", vegas_record, 20, 250),
-    ("vegas", vegas_record, 2, 1000),
-    ("vegas", vegas_record, 5, 2000),
-    ("vegas", vegas_record, 20, 500),
-    ("vegas", vegas_record, 20, 2000),
+    ("vegas", vegas_record, 20, 100),
+    ("vegas", vegas_record, 2, 200),
+    ("vegas", vegas_record, 5, 200),
+    ("vegas", vegas_record, 20, 150),
+    ("vegas", vegas_record, 20, 200),
     ("texas", texas_record, 10, 11),
     ("texas", texas_record, 20, 11),
-    ("dummy", dummy_record, 4, 500),
-    ("dummy", dummy_record, 20, 250),
+    ("dummy", dummy_record, 4, 200),
+    ("dummy", dummy_record, 20, 200),
 ]
 
 

@@ -261,6 +261,16 @@ def test_the_installed_command_reports_an_error(tmp_path: Path) -> None:
     ]
 
 
+def test_the_installed_command_reports_a_lone_surrogate_in_one_line(tmp_path: Path) -> None:
+    record = '{"variant": "rummy", "players": ["Ann", "B\\ud800ob"]}'
+    done = _flask("standings", "-", input_text=record, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "error: player 2 contains an invalid character (a lone surrogate)"
+    ]
+
+
 def test_a_built_wheel_carries_templates_static_and_migrations(tmp_path):
     """templates/ and static/ live at the top of the checkout; a wheel carries them inside
     the package, with the migrations, so an installed app can render and migrate."""
