@@ -23,7 +23,7 @@ from .settlement import (
     settle_night,
 )
 from .state import Event, RoundResult
-from .variants import CONTRACTS, VARIANTS, DeckAdvice, Variant, get_variant
+from .variants import CONTRACTS, VARIANTS, DeckAdvice, Variant, get_variant, register
 
 
 def load_game(data: object) -> Standings:
@@ -61,6 +61,7 @@ __all__ = [
     "name_key",
     "parse_night",
     "parse_round",
+    "register",
     "replay",
     "settle",
     "settle_night",

@@ -167,7 +167,7 @@ class GameRecord:
     def to_json(self) -> dict[str, Any]:
         from .variants import get_variant
 
-        keys = get_variant(self.variant).setting_keys
+        keys = get_variant(self.variant).json_keys(self.settings)
         return {
             "format": GAME_FORMAT,
             "variant": self.variant,

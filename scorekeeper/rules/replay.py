@@ -310,7 +310,7 @@ def _standings(
         for name in group:
             places[name] = place
         place += len(group)
-    is_dummy = variant.name == "dummy"
+    is_dummy = "contracts" in variant.round_inputs  # each player works through contracts
     players = tuple(
         PlayerStanding(
             name=p.name,
@@ -358,7 +358,7 @@ def _next_round(record: GameRecord, variant: Variant, state: GameState) -> NextR
         dealer = state.next_active_seat(state.dealer_seat)
     starts = state.next_active_seat(dealer.seat)
     contracts: Mapping[str, int] | None = None
-    if variant.name == "dummy":
+    if "contracts" in variant.round_inputs:
         contracts = {p.name: p.contract for p in state.players}
         assert all(c < ALL_CONTRACTS_DONE for c in contracts.values())
     return NextRound(

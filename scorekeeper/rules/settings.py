@@ -1,11 +1,17 @@
-"""Game settings: every key of game-record.md, checked and filled with a variant's defaults."""
+"""Game settings: every key of game-record.md, declared once with its label and kind, checked,
+and filled with a variant's defaults.
+
+A variant lists the :class:`SettingSpec` of its settings in the order a keeper sets them;
+the record parser checks values with them, and the new-game form is built from them (a
+field per spec, by kind), so a variant with a setting of its own needs no form code.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, Literal
 
 from .errors import RecordError
 
@@ -36,12 +42,13 @@ class Settings:
     # rummy, multiplayer
     target_score: int = 100
     deals: int | None = None
+    # contract rummy
+    cards: tuple[int, ...] = (10, 10, 10, 10, 12, 12, 12)
+    joker_points: int = 25
 
     def to_json(self, keys: frozenset[str]) -> dict[str, Any]:
         data = asdict(self)
         out: dict[str, Any] = {}
-        # A fixed number of deals replaces the target; without deals, say nothing of them.
-        keys = keys - ({"target_score"} if self.deals is not None else {"deals"})
         for key in sorted(keys):
             value = data[key]
             out[key] = list(value) if isinstance(value, tuple) else value
@@ -49,7 +56,80 @@ class Settings:
 
 
 SETTING_NAMES = frozenset(f.name for f in fields(Settings))
-COMMON_KEYS = frozenset({"buy_in", "pot_split", "currency"})
+
+#: How a setting is typed and checked: ``money`` whole cents (typed as 2.50), ``whole`` a
+#: whole number in a range, ``choice`` one of a few whole numbers, ``flag`` true or false,
+#: ``split`` whole percentages adding up to 100, ``wholes`` a list of whole numbers,
+#: ``code`` a three-letter currency code.
+SettingKind = Literal["money", "whole", "choice", "flag", "split", "wholes", "code"]
+
+
+@dataclass(frozen=True, slots=True)
+class SettingSpec:
+    """One setting as a keeper sees it (label, hint) and as a record holds it (kind, range)."""
+
+    key: str
+    label: str
+    kind: SettingKind
+    description: str = ""
+    low: int = 0
+    high: int = MAX_POINTS
+    choices: tuple[int, ...] = ()
+    optional: bool = False  # may be left empty (null in the record)
+    on_form: bool = True  # the currency is the night's, not a field of the game's form
+
+    def check(self, value: Any) -> Any:
+        """The value as the record holds it, or RecordError naming the setting."""
+        key = self.key
+        if value is None and self.optional:
+            return None
+        if self.kind == "money":
+            return _whole(key, value, low=0, high=MAX_MONEY_CENTS)
+        if self.kind == "whole":
+            return _whole(key, value, low=self.low, high=self.high)
+        if self.kind == "choice":
+            # A whole number, not 1.0 or true (both equal 1 in Python).
+            if type(value) is not int or value not in self.choices:
+                raise RecordError(
+                    f"settings.{key} must be {_either(self.choices)} (got {value!r})", field=key
+                )
+            return value
+        if self.kind == "flag":
+            if not isinstance(value, bool):
+                raise RecordError(
+                    f"settings.{key} must be true or false (got {value!r})", field=key
+                )
+            return value
+        if self.kind == "split":
+            return _pot_split(value)
+        if self.kind == "wholes":
+            if not isinstance(value, list | tuple) or not value or len(value) > MAX_ROUNDS:
+                raise RecordError(f"settings.{key} must be a list of whole numbers", field=key)
+            return tuple(_whole(key, v, low=self.low, high=self.high) for v in value)
+        if not isinstance(value, str) or not re.fullmatch(r"[A-Z]{3}", value):
+            raise RecordError(
+                f"settings.{key} must be a three-letter ISO 4217 code such as USD (got {value!r})",
+                field=key,
+            )
+        return value
+
+
+def _either(choices: Sequence[int]) -> str:
+    words = [str(c) for c in choices]
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+# The settings every game has (RULES.md: a generic buy-in and pot split carry stakes).
+BUY_IN = SettingSpec("buy_in", "Buy-in", "money", "Paid by each player at the start.")
+POT_SPLIT = SettingSpec(
+    "pot_split",
+    "Pot split",
+    "split",
+    "Percentages for 1st, 2nd, ... adding to 100, e.g. 70/30.",
+)
+CURRENCY = SettingSpec("currency", "Currency", "code", on_form=False)
+COMMON_SPECS = (BUY_IN, POT_SPLIT, CURRENCY)
+COMMON_KEYS = frozenset(s.key for s in COMMON_SPECS)
 
 
 def _whole(key: str, value: Any, *, low: int, high: int) -> int:
@@ -62,69 +142,36 @@ def _whole(key: str, value: Any, *, low: int, high: int) -> int:
     return value
 
 
-def _flag(key: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise RecordError(f"settings.{key} must be true or false (got {value!r})", field=key)
-    return value
+def _pot_split(value: Any) -> tuple[int, ...]:
+    key = "pot_split"
+    if not isinstance(value, list | tuple) or not value:
+        raise RecordError(
+            "settings.pot_split must be a list of whole percentages, best place first",
+            field=key,
+        )
+    if len(value) > 20:
+        raise RecordError("settings.pot_split has more places than players", field=key)
+    parts = tuple(_whole(key, v, low=0, high=100) for v in value)
+    if sum(parts) != 100:
+        raise RecordError(f"settings.pot_split must add up to 100 (got {sum(parts)})", field=key)
+    return parts
 
 
 def parse_settings(
-    raw: Any, *, variant: str, keys: frozenset[str], defaults: Mapping[str, Any]
+    raw: Any, *, variant: str, specs: Sequence[SettingSpec], defaults: Mapping[str, Any]
 ) -> Settings:
-    """Check ``raw`` (the record's ``settings`` object) against a variant's keys."""
+    """Check ``raw`` (the record's ``settings`` object) against a variant's specs."""
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
         raise RecordError("settings must be an object of setting names and values")
+    by_key = {s.key: s for s in specs}
     values: dict[str, Any] = dict(defaults)
     for key, value in raw.items():
-        if key not in keys:
+        spec = by_key.get(key)
+        if spec is None:
             if key in SETTING_NAMES:
                 raise RecordError(f"settings.{key} is not a setting of {variant}", field=key)
             raise RecordError(f"settings.{key} is not a known setting", field=key)
-        values[key] = _check(key, value)
-    if "deals" in raw and raw["deals"] is not None and "target_score" in raw:
-        raise RecordError("settings: give either target_score or deals, not both", field="deals")
+        values[key] = spec.check(value)
     return Settings(**values)
-
-
-def _check(key: str, value: Any) -> Any:
-    money = {"buy_in", "ante", "per_round"}
-    if key in money:
-        return _whole(key, value, low=0, high=MAX_MONEY_CENTS)
-    if key == "pot_split":
-        if not isinstance(value, list | tuple) or not value:
-            raise RecordError(
-                "settings.pot_split must be a list of whole percentages, best place first",
-                field=key,
-            )
-        if len(value) > 20:
-            raise RecordError("settings.pot_split has more places than players", field=key)
-        parts = tuple(_whole(key, v, low=0, high=100) for v in value)
-        if sum(parts) != 100:
-            raise RecordError(
-                f"settings.pot_split must add up to 100 (got {sum(parts)})", field=key
-            )
-        return parts
-    if key == "currency":
-        if not isinstance(value, str) or not re.fullmatch(r"[A-Z]{3}", value):
-            raise RecordError(
-                f"settings.currency must be a three-letter ISO 4217 code such as USD "
-                f"(got {value!r})",
-                field=key,
-            )
-        return value
-    if key == "max_score":
-        return _whole(key, value, low=1, high=MAX_POINTS)
-    if key == "cards_per_player":
-        return _whole(key, value, low=1, high=20)
-    if key == "ace_points":
-        # A whole number, not 1.0 or true (both equal 1 in Python).
-        if type(value) is not int or value not in (1, 11, 13):
-            raise RecordError(f"settings.ace_points must be 1, 11 or 13 (got {value!r})", field=key)
-        return value
-    if key == "target_score":
-        return _whole(key, value, low=1, high=MAX_POINTS)
-    if key == "deals":
-        return None if value is None else _whole(key, value, low=1, high=MAX_ROUNDS)
-    return _flag(key, value)

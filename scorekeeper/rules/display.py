@@ -1,0 +1,158 @@
+"""What the layers above the engine show of a game, declared once: the marks a round's events
+get in a player's cell (the same on the phone and on paper), labelled facts (the table
+rules, the legend) and the columns that label a round on a printed sheet.
+
+Plain data and strings only: the web page, the printed sheets and the API render these,
+so no layer above ``rules/`` needs to know which game it is showing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from .money import format_cents
+from .settings import Settings
+from .state import RoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A labelled fact: ``Fact("Max score", "100")``."""
+
+    label: str
+    value: str
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def pot_split_text(split: tuple[int, ...]) -> str:
+    if tuple(split) == (100,):
+        return "winner takes all"
+    return " / ".join(f"{ordinal(i)} {pct}%" for i, pct in enumerate(split, 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column that labels a round on the printed sheet (besides the dealer)."""
+
+    head: str
+    width: int  # in characters of the grid's monospaced font
+    align: Literal["left", "right", "center"] = "left"
+    kind: str = ""  # how the blank sheet styles it: num, rank, mult, text, box
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """What a player's cell shows for something that happened to them in a round.
+
+    ``symbol`` is printed the same on the phone and on paper; ``detail`` (formatted with
+    the event's ``value`` and ``amount``) follows it where there is room, on the phone.
+    ``meaning`` is the legend's line (formatted with the game's money: ``buy_in``,
+    ``per_round``).
+    """
+
+    kind: str  # also the CSS class of the mark
+    symbol: str
+    meaning: str
+    detail: str = ""
+
+
+#: One table, event kind -> mark, for every game. "went_out" and "going_rummy" mark the
+#: player who went out; "expire" is an expiry nobody re-bought (the game ended that round).
+MARKS: dict[str, Mark] = {
+    "went_out": Mark("out", "★", "went out"),
+    "going_rummy": Mark("rummy", "★!", "went rummy: scores double"),
+    "join": Mark("join", "J", "joined this round (fee and starting total below)", "@{value}"),
+    "rebuy": Mark(
+        "rebuy",
+        "R",
+        "expired and re-bought{for_buy_in}; the total shown is where they start again",
+        "→{value}",
+    ),
+    "drop": Mark("drop", "✗", "expired and dropped out"),
+    "expire": Mark("expire", "E", "expired in the last round (no re-buy)"),
+    "contract": Mark("contract", "✓", "laid down contract n this round", "{value}"),
+    "dime": Mark("dime", "", "took {per_round} from the pot for going out", "+{amount}"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CellMark:
+    mark: Mark
+    detail: str  # the formatted detail ("→30", "@30", "3", "+$0.10")
+
+    @property
+    def symbol(self) -> str:
+        """What paper prints: the symbol, and a contract's number (✓3)."""
+        return self.mark.symbol + (self.detail if self.mark.kind == "contract" else "")
+
+    @property
+    def text(self) -> str:
+        """What the phone shows: the symbol and its detail (R→30, J@30, ✓3, +$0.10)."""
+        return self.mark.symbol + self.detail
+
+
+def cell_marks(rnd: RoundResult, player: str, currency: str = "USD") -> list[CellMark]:
+    """The marks of one player's cell in one round, in the order they are shown: join,
+    went out (or went rummy), re-buy / drop / unresolved expiry, contracts, dime."""
+    events = rnd.events_for(player)
+    kinds = {e.kind for e in events}
+    out: list[CellMark] = []
+
+    def add(kind: str, value: int | None = None, amount: int | None = None) -> None:
+        mark = MARKS[kind]
+        detail = mark.detail.format(
+            value="" if value is None else value,
+            amount=format_cents(amount or 0, currency),
+        )
+        out.append(CellMark(mark, detail))
+
+    for e in events:
+        if e.kind == "join":
+            add("join", e.value)
+    if rnd.went_out == player:
+        add("going_rummy" if "going_rummy" in kinds else "went_out")
+    for e in events:
+        if e.kind == "rebuy":
+            add("rebuy", e.value)
+    if "rebuy" not in kinds:
+        if "drop" in kinds:
+            add("drop")
+        elif "expire" in kinds:
+            add("expire")
+    for e in events:
+        if e.kind == "contract":
+            add("contract", e.value)
+    for e in events:
+        if e.kind == "dime":
+            add("dime", amount=e.amount_cents)
+    return out
+
+
+def legend(
+    rounds: tuple[RoundResult, ...], settings: Settings, *, went_out_note: str = ""
+) -> list[Fact]:
+    """The marks used on a sheet, with their meanings: the legend under the grid."""
+    used = {
+        m.mark.kind
+        for r in rounds
+        for name in {*(p for p in r.totals), *([r.went_out] if r.went_out else [])}
+        for m in cell_marks(r, name, settings.currency)
+    }
+    money: Callable[[int], str] = lambda cents: format_cents(cents, settings.currency)  # noqa: E731
+    facts = [Fact(MARKS["went_out"].symbol, MARKS["went_out"].meaning + went_out_note)]
+    for kind in ("going_rummy", "rebuy", "drop", "join", "expire", "contract"):
+        mark = MARKS[kind]
+        if mark.kind not in used:
+            continue
+        meaning = mark.meaning.format(
+            for_buy_in=f" for {money(settings.buy_in)}" if settings.buy_in else "",
+            per_round=money(settings.per_round),
+        )
+        facts.append(Fact(mark.symbol + ("n" if kind == "contract" else ""), meaning))
+    return facts
