@@ -55,8 +55,8 @@ from ..rules import (
     parse_round,
     replay,
 )
-from ..rules.cards import RANK_NAMES, parse_flipped_card
-from ..rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
+from ..rules.cards import MAX_CARDS_IN_HAND, RANK_NAMES, parse_flipped_card
+from ..rules.record import MAX_HAND_POINTS, MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
 from .nights import MAX_ID, night_or_404
 
 bp = Blueprint("games", __name__)
@@ -598,6 +598,8 @@ def _render_round(
         next_round=info,
         card_values=values,
         multiplier=variant.multiplier(entry.number),
+        max_hand_points=MAX_HAND_POINTS,
+        max_cards=MAX_CARDS_IN_HAND,
         label=variant.round_label(entry.number),
         contracts=CONTRACTS,
         money=lambda c: format_cents(c, s.pot.currency),

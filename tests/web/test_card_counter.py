@@ -195,3 +195,14 @@ def test_a_forged_card_or_seat_is_refused(keeper, client):
     )
     assert r.status_code == 422 and "There is no seat 99 in this game" in text_of(r)
     assert api(client, game)["standings"]["rounds_played"] == 0
+
+
+def test_the_counter_is_hidden_until_the_script_shows_it(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob"])
+    page = client.get(f"/games/{game}/rounds/new").get_data(as_text=True)
+    counters = re.findall(r"<details[^>]*>", page)
+    assert counters and all("hidden" in tag for tag in counters if "counter" in tag)
+    assert re.search(r'<input type="hidden" name="cards-\d+" value="" data-cards>', page)
+    assert 'aria-label="Remove last card"' in page
+    assert 'data-max-points="9999"' in page and 'data-max-cards="60"' in page
