@@ -39,7 +39,7 @@ from ..forms import (
     money_text,
     new_submission,
     options,
-    parse_hand_text,
+    parse_hand_field,
     parse_money,
 )
 from ..models import Game, Night
@@ -56,8 +56,8 @@ from ..rules import (
     parse_round,
     replay,
 )
-from ..rules.cards import RANK_NAMES, parse_flipped_card
-from ..rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
+from ..rules.cards import MAX_CARDS_IN_HAND, RANK_NAMES, parse_flipped_card
+from ..rules.record import MAX_HAND_POINTS, MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
 from .nights import night_or_404
 
 bp = Blueprint("games", __name__)
@@ -508,7 +508,11 @@ def _values_from_round(data: dict[str, Any], players: list[RoundPlayer]) -> dict
     for p in players:
         if went_out and name_key(went_out) == name_key(p.name):
             values["went_out"] = str(p.seat)
-        values[f"hand-{p.seat}"] = hand_text(keys.get(name_key(p.name)))
+        hand = keys.get(name_key(p.name))
+        values[f"hand-{p.seat}"] = hand_text(hand)
+        # A stored card list stays cards when saved unchanged (a lone "2" is the two,
+        # not 2 points), also without the script: the hidden field says they are cards.
+        values[f"cards-{p.seat}"] = hand_text(hand) if isinstance(hand, list) else ""
     values["wild"] = data.get("wild") or ""
     values["going_rummy"] = "y" if data.get("going_rummy") else ""
     contracts = {name_key(n) for n in data.get("contracts", [])}
@@ -526,7 +530,7 @@ def _round_from_form(game: Game, entry: RoundEntry) -> dict[str, Any] | None:
     by_seat = {str(p.seat): p for p in entry.players}
     for key in form:
         kind, _, seat = key.partition("-")
-        if kind in {"hand", "contract", "expiry"} and seat not in by_seat:
+        if kind in {"hand", "cards", "contract", "expiry"} and seat not in by_seat:
             entry.errors["general"] = (
                 f"There is no seat {seat[:10]} in this game: reload the page and enter the "
                 "round again."
@@ -545,12 +549,13 @@ def _round_from_form(game: Game, entry: RoundEntry) -> dict[str, Any] | None:
         )
     hands: dict[str, Any] = {}
     for p in entry.players:
-        key = f"hand-{p.seat}"
+        key, cards_key = f"hand-{p.seat}", f"cards-{p.seat}"
         entry.values[key] = form.get(key, "")[:200]
+        entry.values[cards_key] = form.get(cards_key, "")[:200]
         if went_out == p.name:
             continue
         try:
-            hands[p.name] = parse_hand_text(form.get(key), variant.card_codes)
+            hands[p.name] = parse_hand_field(form.get(key), form.get(cards_key), variant.card_codes)
         except ValueError as exc:
             entry.errors[key] = f"{p.name}: {exc}"
     data: dict[str, Any] = {"went_out": went_out, "hands": hands}
@@ -647,6 +652,8 @@ def _render_round(
         next_round=info,
         card_values=values,
         multiplier=variant.multiplier(entry.number),
+        max_hand_points=MAX_HAND_POINTS,
+        max_cards=MAX_CARDS_IN_HAND,
         label=variant.round_label(entry.number),
         contracts=CONTRACTS,
         money=lambda c: format_cents(c, s.pot.currency),

@@ -140,7 +140,11 @@ class Keeper:
         if settings and rules.count() and rules.get_attribute("open") is None:
             self.tap(rules.locator("summary"))  # the table rules are folded
         for label, value in (settings or {}).items():
-            self.page.get_by_label(label, exact=True).fill(value)
+            field = self.page.get_by_label(label, exact=True)
+            if field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(value)
+            else:
+                field.fill(value)
         self.tap(self.button("Start the game"))
         expect(self.page).to_have_url(re.compile(r"/games/\d+$"))
         return self.id_from_url(r"/games/(\d+)$")
@@ -162,6 +166,25 @@ class Keeper:
 
     def hand_box(self, name: str) -> Locator:
         return self.page.locator("[data-hand]").filter(has=self.hand_input(name))
+
+    def counter(self, name: str) -> Locator:
+        """A player's hand box with its card counter open."""
+        box = self.hand_box(name)
+        counter = box.locator("details.counter")
+        expect(counter).to_be_visible()
+        if counter.get_attribute("open") is None:
+            self.tap(counter.locator("summary"))
+        return box
+
+    def tap_cards(self, name: str, cards: list[tuple[str, int]]) -> None:
+        """Tap cards on a player's counter, each by its button: code and points shown."""
+        box = self.counter(name)
+        for code, points in cards:
+            self.tap(box.get_by_role("button", name=f"{code} ({points} points)", exact=True))
+
+    def hand_sum(self, name: str) -> Locator:
+        """The live sum beside a player's hand field ("= 15", "14 → 28")."""
+        return self.hand_box(name).locator("output.sum")
 
     def fill_round(
         self, went_out: str | None, hands: dict[str, str], *, wild: str | None = None

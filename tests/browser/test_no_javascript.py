@@ -27,8 +27,11 @@ def test_a_rummy_game_with_javascript_off(
     # Round 1: Ann goes out; Bob's cards are typed, no counter needed: K 10 + 7 = 17.
     keeper.tap(keeper.link("Enter round 1"))
     keeper.fill_round("Ann", {"Bob": "K 7"})
-    # The script did not run: no live sum beside the field.
+    # The script did not run: no live sum beside the field, and no card counter (its
+    # buttons would do nothing).
     expect(keeper.hand_box("Bob").locator("output.sum")).to_have_text("")
+    expect(keeper.hand_box("Bob").locator("details.counter")).to_be_hidden()
+    expect(page.get_by_role("button", name="Remove last card")).to_have_count(0)
     keeper.save()
     keeper.wait_for_sheet()
     assert keeper.totals() == {"Ann": 17, "Bob": 0}

@@ -134,6 +134,8 @@ class Keeper:
         data: dict[str, Any] = {"went_out": seats[went_out] if went_out else ""}
         for name, hand in hands.items():
             data[f"hand-{seats[name]}"] = " ".join(hand) if isinstance(hand, list) else str(hand)
+            if isinstance(hand, list):  # tapped on the card counter: its hidden field too
+                data[f"cards-{seats[name]}"] = " ".join(hand)
         for name in extra.pop("contracts", []):
             data[f"contract-{seats[name]}"] = "y"
         for name in extra.pop("drops", []):
