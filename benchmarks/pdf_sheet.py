@@ -30,7 +30,7 @@ from datetime import date
 from weasyprint import HTML
 
 from scorekeeper.reports import game_sheet_pdf
-from scorekeeper.reports.context import game_sheet_context
+from scorekeeper.reports.filled import game_sheet_context
 from scorekeeper.reports.samples import long_vegas
 from scorekeeper.rules import Standings, load_game
 from scorekeeper.rules.cards import describe_flipped_card

@@ -1,9 +1,10 @@
 """The printed documents: blank and filled score sheets, and a night's payout summary.
 
 Pure rendering: the callers pass the engine's results in; nothing here touches the
-database or needs a Flask app or request. :mod:`.context` works out what the documents
-show (plain data), :mod:`.pdf` renders the templates in ``templates/reports/`` with
-WeasyPrint, :mod:`.files` names the downloads and caches rendered PDFs.
+database or needs a Flask app or request. What the documents show is worked out as plain
+data, one module per document (:mod:`.blank`, :mod:`.filled`, :mod:`.summary`, and
+:mod:`.common` for what they share); :mod:`.pdf` renders the templates in
+``templates/reports/`` with WeasyPrint, :mod:`.files` names the downloads and caches rendered PDFs.
 
 For the web app::
 
@@ -16,7 +17,6 @@ and for the payout summary page, ``night_summary_context(...)`` rendered with
 ``{% include "reports/_summary.html" %}`` (it needs only ``summary``).
 """
 
-from .context import NightSummary, night_summary_context
 from .files import cached_pdf, pdf_cache_key, pdf_filename, slugify, template_version
 from .pdf import (
     LocalFetcher,
@@ -25,6 +25,7 @@ from .pdf import (
     night_summary_pdf,
     night_summary_text,
 )
+from .summary import NightSummary, night_summary_context
 
 __all__ = [
     "LocalFetcher",

@@ -19,16 +19,10 @@ import jinja2
 from weasyprint import HTML, URLFetcher
 
 from ..rules import Settings, Standings
-from .context import (
-    BlankSheet,
-    GameSheet,
-    NightSummary,
-    Page,
-    blank_sheet_context,
-    check_paper,
-    game_sheet_context,
-    night_summary_context,
-)
+from .blank import BlankSheet, blank_sheet_context
+from .common import Page, check_paper
+from .filled import GameSheet, game_sheet_context
+from .summary import NightSummary, night_summary_context
 
 
 def _asset_dir(name: str) -> Path:

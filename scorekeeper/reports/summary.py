@@ -1,0 +1,115 @@
+"""A night's payout summary: each game's pot, each person's net and the fewest transfers.
+
+One :class:`NightSummary` feeds the web page, the PDF and the plain text for the group
+chat, so the three say the same things in the same order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..rules import Standings, format_cents, settle
+from .common import PotSummary, names_text, pot_summary, signed_cents
+
+
+@dataclass(frozen=True, slots=True)
+class GameMoney:
+    number: int
+    title: str
+    variant_title: str
+    finished: bool
+    status: str
+    pot: PotSummary
+
+    @property
+    def heading(self) -> str:
+        """The title, with the variant unless the title names it already."""
+        if self.variant_title.casefold() in self.title.casefold():
+            return self.title
+        return f"{self.title} · {self.variant_title}"
+
+
+@dataclass(frozen=True, slots=True)
+class PersonNet:
+    name: str
+    net_cents: int
+    net: str  # "+$10.00", "-$7.00", "$0.00"
+    words: str  # "receives $10.00", "pays $7.00", "is even"
+
+
+@dataclass(frozen=True, slots=True)
+class NightSummary:
+    """The payout summary of a night; the web app renders it with
+    ``templates/reports/_summary.html`` (plain data and Jinja built-ins only)."""
+
+    night_name: str
+    date: str | None
+    currency: str
+    games: tuple[GameMoney, ...]
+    people: tuple[PersonNet, ...]  # best net first
+    transfers: tuple[str, ...]  # "Bob pays Ann $7.00"
+    unsettled: tuple[str, ...]  # the games left out of the settlement, in words
+    settled_games: int
+
+    @property
+    def title(self) -> str:
+        return "Payout summary"
+
+    @property
+    def kicker(self) -> str:
+        return " · ".join(x for x in (self.night_name, self.date) if x)
+
+
+def night_summary_context(
+    night_name: str, date: str | None, currency: str, games: Sequence[tuple[str, Standings]]
+) -> NightSummary:
+    """Each game's pot, each person's net and the fewest transfers; unfinished games are
+    listed as not settled and left out. Raises RecordError when a finished game is played
+    in another currency than the night."""
+    money = []
+    unsettled = []
+    for i, (title, s) in enumerate(games, 1):
+        cur = s.pot.currency
+        if s.finished:
+            status = (
+                f"{'Winners' if len(s.winners) > 1 else 'Winner'}: "
+                f"{names_text(s.winners)}. Pot {format_cents(s.pot.paid_in, cur)}."
+            )
+        else:
+            rounds = f"{s.rounds_played} round{'s' if s.rounds_played != 1 else ''}"
+            status = (
+                f"In progress after {rounds}: not settled. The pot holds "
+                f"{format_cents(s.pot.total, cur)}."
+            )
+            unsettled.append(
+                f"{title or s.variant.title}, in progress after {rounds} (its pot of "
+                f"{format_cents(s.pot.total, cur)} is left out)"
+            )
+        money.append(
+            GameMoney(
+                i, title or s.variant.title, s.variant.title, s.finished, status, pot_summary(s)
+            )
+        )
+    finished = [s for _, s in games if s.finished]
+    settlement = settle(finished, currency)
+    people = sorted(settlement.people.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
+    nets = []
+    for name, net in people:
+        words = (
+            f"receives {format_cents(net, currency)}"
+            if net > 0
+            else f"pays {format_cents(-net, currency)}"
+            if net < 0
+            else "is even"
+        )
+        nets.append(PersonNet(name, net, signed_cents(net, currency), words))
+    return NightSummary(
+        night_name=night_name,
+        date=date or None,
+        currency=currency,
+        games=tuple(money),
+        people=tuple(nets),
+        transfers=tuple(t.sentence(currency) for t in settlement.transfers),
+        unsettled=tuple(unsettled),
+        settled_games=len(finished),
+    )
