@@ -6,10 +6,13 @@ from contextlib import suppress
 
 from flask import Flask, Response, g, render_template, request
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import select
 
 from ..extensions import db, login_manager
-from ..models import User
+from ..models import User, UserSession, utcnow
 from ..rules import format_cents
+
+TOKEN_MAX = 64  # UserSession.token's column
 
 # A content security policy with no inline script or style: everything is in static/.
 CSP = (
@@ -20,11 +23,21 @@ CSP = (
 
 
 @login_manager.user_loader
-def load_user(user_id: str) -> User | None:
-    try:
-        return db.session.get(User, int(user_id))
-    except ValueError:
+def load_user(token: str) -> User | None:
+    """The user of a live login: ``token`` (from the session cookie or the remember
+    cookie) must name a UserSession that is neither deleted nor expired; one query, the
+    session joined with its user. A cookie from before sessions had tokens (a user's id)
+    names no session and logs no one in."""
+    if not isinstance(token, str) or not 0 < len(token) <= TOKEN_MAX:
         return None
+    user = db.session.scalar(
+        select(User)
+        .join(UserSession, UserSession.user_id == User.id)
+        .where(UserSession.token == token, UserSession.expires_at > utcnow())
+    )
+    if user is not None:
+        user.session_token = token
+    return user
 
 
 def _security_headers(response: Response) -> Response:
