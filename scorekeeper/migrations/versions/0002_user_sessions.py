@@ -2,7 +2,7 @@
 
 Revision ID: 0002
 Revises: 0001
-Create Date: 2026-11-28 10:00:00
+Create Date: 2026-11-23 01:30:00
 
 Cookies made before this revision carry a user's id, not a token: they match no row and
 simply stop logging anyone in (everyone logs in once more).
