@@ -172,8 +172,7 @@ def login() -> str | Response | tuple[str, int]:
             form.password.errors.append(TOO_MANY)
             return render_template("auth/login.html", form=form), 429
         user = db.session.scalar(select(User).where(User.email == email))
-        if _password_matches(user, form.password.data):
-            assert user is not None
+        if _password_matches(user, form.password.data) and user is not None:
             _forget_attempts(email)
             start_session(user, remember=form.remember.data)
             return redirect(_safe_next(request.args.get("next")))
