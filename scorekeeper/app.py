@@ -52,6 +52,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REMEMBER_COOKIE_SAMESITE="Lax",
         REMEMBER_COOKIE_HTTPONLY=True,
         REMEMBER_COOKIE_DURATION=60 * 60 * 24 * 60,
+        # How long a login without "Keep me logged in" lasts on the server (a card night
+        # and then some); a remembered login lasts REMEMBER_COOKIE_DURATION. Seconds.
+        LOGIN_DURATION=60 * 60 * 24,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,

@@ -198,6 +198,22 @@ class LoginForm(FlaskForm):
     remember = BooleanField("Keep me logged in on this phone", default=True)
 
 
+class PasswordChangeForm(FlaskForm):
+    current = PasswordField("Current password", validators=[InputRequired(), Length(max=200)])
+    password = PasswordField(
+        "New password",
+        validators=[
+            InputRequired(),
+            Length(min=8, message="Use at least 8 characters."),
+            Length(max=200, message="Use at most 200 characters."),
+        ],
+    )
+    confirm = PasswordField(
+        "New password again",
+        validators=[InputRequired(), EqualTo("password", "The new passwords differ.")],
+    )
+
+
 class NightForm(OneTimeForm):
     name = StringField(
         "Name",

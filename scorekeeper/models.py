@@ -11,6 +11,7 @@ from typing import Any
 from flask_login import UserMixin
 from sqlalchemy import (
     JSON,
+    Boolean,
     Date,
     DateTime,
     ForeignKey,
@@ -41,6 +42,19 @@ class User(UserMixin, db.Model):
 
     nights: Mapped[list[Night]] = relationship(back_populates="owner")
 
+    # The token of the login this object stands for: set when a login starts
+    # (web.auth.start_session) and when the user is loaded from a session cookie or a
+    # remember cookie (web.load_user). Not a column.
+    session_token = None
+
+    def get_id(self) -> str:
+        """What Flask-Login keeps in the session and in the remember cookie: the token of
+        one login (a UserSession row), never the user's id, so that every login gets a new
+        cookie and ending that row ends the login wherever its cookies were copied."""
+        if self.session_token is None:
+            raise RuntimeError("a user logs in through a UserSession (web.auth.start_session)")
+        return self.session_token
+
 
 class LoginAttempt(db.Model):
     """Failed log-ins, to slow down password guessing across all workers."""
@@ -53,6 +67,24 @@ class LoginAttempt(db.Model):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, index=True
     )
+
+
+class UserSession(db.Model):
+    """One login: its token is what the session cookie and the remember cookie carry.
+    Logging out deletes the row; changing the password or "log out everywhere else"
+    deletes the user's other rows; a row past ``expires_at`` no longer logs anyone in."""
+
+    __tablename__ = "user_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    remember: Mapped[bool] = mapped_column(Boolean, default=False)
+    user_agent: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    user: Mapped[User] = relationship()
 
 
 class Night(db.Model):

@@ -7,15 +7,17 @@ from typing import Any
 
 from flask import Flask, Response, g, has_request_context, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from sqlalchemy import event
+from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.routing import IntegerConverter
 
 from ..extensions import db, login_manager
 from ..forms import new_submission
-from ..models import User
+from ..models import User, UserSession, utcnow
 from ..rules import format_cents
+
+TOKEN_MAX = 64  # UserSession.token's column
 
 # A content security policy with no inline script or style: everything is in static/.
 CSP = (
@@ -35,11 +37,21 @@ class IdConverter(IntegerConverter):
 
 
 @login_manager.user_loader
-def load_user(user_id: str) -> User | None:
-    try:
-        return db.session.get(User, int(user_id))
-    except ValueError:
+def load_user(token: str) -> User | None:
+    """The user of a live login: ``token`` (from the session cookie or the remember
+    cookie) must name a UserSession that is neither deleted nor expired; one query, the
+    session joined with its user. A cookie from before sessions had tokens (a user's id)
+    names no session and logs no one in."""
+    if not isinstance(token, str) or not 0 < len(token) <= TOKEN_MAX:
         return None
+    user = db.session.scalar(
+        select(User)
+        .join(UserSession, UserSession.user_id == User.id)
+        .where(UserSession.token == token, UserSession.expires_at > utcnow())
+    )
+    if user is not None:
+        user.session_token = token
+    return user
 
 
 def _security_headers(response: Response) -> Response:

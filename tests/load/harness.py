@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
@@ -79,10 +80,13 @@ class Server:
     """gunicorn serving ``scorekeeper:create_app()``, in a process group of its own so that
     the master and its workers can be killed at once."""
 
-    def __init__(self, db_url: str, log: Path, workers: int = 3) -> None:
+    def __init__(
+        self, db_url: str, log: Path, workers: int = 3, env: dict[str, str] | None = None
+    ) -> None:
         self.db_url = db_url
         self.log = log
         self.workers = workers
+        self.env = {**app_env(db_url), **(env or {})}
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -99,7 +103,7 @@ class Server:
             self.proc = subprocess.Popen(
                 self.command,
                 cwd=ROOT,
-                env=app_env(self.db_url),
+                env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -466,9 +470,12 @@ ORPHANS = {
     "edits without their game": "edits e LEFT JOIN games g ON g.id = e.game_id WHERE g.id IS NULL",
     "edits without their user": "edits e LEFT JOIN users u ON u.id = e.user_id "
     "WHERE e.user_id IS NOT NULL AND u.id IS NULL",
+    "sessions without their user": "user_sessions s LEFT JOIN users u ON u.id = s.user_id "
+    "WHERE u.id IS NULL",
 }
 UNIQUE = {
     "users.email": "SELECT email FROM users GROUP BY 1 HAVING count(*) > 1",
+    "user_sessions.token": "SELECT token FROM user_sessions GROUP BY 1 HAVING count(*) > 1",
     "game_rounds (game_id, number)": "SELECT game_id, number FROM game_rounds "
     "GROUP BY 1, 2 HAVING count(*) > 1",
     "edits (game_id, submission)": "SELECT game_id, submission FROM edits "
@@ -575,6 +582,28 @@ def game_problems(db_url: str, phone: Phone, logs: list[GameLog], *, exact: bool
             if not standings["finished"] and total != -pot["total"]:
                 problems.append(f"game {g}: balances sum {total} but the pot holds {pot['total']}")
     return problems
+
+
+def race(*calls: Callable[[], Reply]) -> list[Reply]:
+    """Run the calls in threads released together by a barrier."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Reply | BaseException | None] = [None] * len(calls)
+
+    def run(i: int, call: Callable[[], Reply]) -> None:
+        barrier.wait()
+        try:
+            results[i] = call()
+        except BaseException as exc:  # reported below
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    for r in results:
+        assert isinstance(r, Reply), r
+    return results  # type: ignore[return-value]
 
 
 def run_threads(targets: list[Any]) -> None:

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import uuid
-from collections.abc import Callable
 
 import pytest
 
@@ -16,11 +14,11 @@ from .harness import (
     Account,
     GameLog,
     Phone,
-    Reply,
     Server,
     game_problems,
     integrity_problems,
     page_text,
+    race,
     random_round,
     read_round_form,
 )
@@ -28,28 +26,6 @@ from .harness import (
 pytestmark = pytest.mark.slow
 REPEATS = 6
 PLAYERS = ["Ann", "Bob", "Cy"]
-
-
-def race(*calls: Callable[[], Reply]) -> list[Reply]:
-    """Run the calls in threads released together by a barrier."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Reply | BaseException | None] = [None] * len(calls)
-
-    def run(i: int, call: Callable[[], Reply]) -> None:
-        barrier.wait()
-        try:
-            results[i] = call()
-        except BaseException as exc:  # reported below
-            results[i] = exc
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    for r in results:
-        assert isinstance(r, Reply), r
-    return results  # type: ignore[return-value]
 
 
 def rounds_played(phone: Phone, game: int) -> int:
