@@ -15,9 +15,7 @@ from wtforms import (
     DateField,
     EmailField,
     HiddenField,
-    IntegerField,
     PasswordField,
-    RadioField,
     SelectField,
     StringField,
     TextAreaField,
@@ -301,67 +299,5 @@ class WholeRange(NumberRange):
         super().__call__(form, field)
 
 
-def _whole_field(label: str, low: int, high: int) -> IntegerField:
-    return IntegerField(
-        label, validators=[Optional(), WholeRange(low, high)], render_kw={"inputmode": "numeric"}
-    )
-
-
-def _money_field(label: str, description: str = "") -> StringField:
-    return StringField(
-        label,
-        description=description,
-        validators=[Optional(), Length(max=12)],
-        render_kw={"inputmode": "decimal", "autocomplete": "off"},
-    )
-
-
-class GameSettingsForm(FlaskForm):
-    """Settings of RULES.md; the view shows the ones of the chosen variant."""
-
-    buy_in = _money_field("Buy-in", "Paid by each player at the start.")
-    pot_split = StringField(
-        "Pot split",
-        description="Percentages for 1st, 2nd, ... adding to 100, e.g. 70/30.",
-        validators=[Optional(), Length(max=60)],
-    )
-    max_score = _whole_field("Max score", 1, 100_000)
-    cards_per_player = _whole_field("Cards per player", 1, 20)
-    ace_points = SelectField(
-        "Aces count",
-        choices=options([("1", "1"), ("11", "11"), ("13", "13")]),
-        validate_choice=False,
-    )
-    second_runner_up_buy_in = BooleanField("Third place gets one buy-in from the runner-up")
-    meld_solidarity = BooleanField("Meld solidarity (wild cards stay in melds)")
-    meld_strictness = BooleanField("Meld strictness (one wild card per meld)")
-    ante = _money_field("Ante", "Paid by each player at the start.")
-    per_round = _money_field("Per round", "Paid from the pot to whoever goes out.")
-    target_score = _whole_field("Target score", 1, 100_000)
-    deals = _whole_field("Or a fixed number of deals", 1, 1000)
-
-
-class NewGameForm(GameSettingsForm, OneTimeForm):
-    variant = HiddenField(validators=[InputRequired()])
-    first_dealer = SelectField("First dealer", validate_choice=False)
-    new_player = StringField("Add a player", validators=[Optional(), Length(max=MAX_NAME_LENGTH)])
-
-
 class ImportForm(OneTimeForm):
     record = TextAreaField("Game record (JSON)", validators=[Optional(), Length(max=1_000_000)])
-
-
-def check_pot_split(text: str | None) -> list[int] | None:
-    raw = (text or "").strip()
-    if not raw:
-        return None
-    parts = [p for p in re.split(r"[\s/:,]+", raw) if p]
-    try:
-        values = [int(p.rstrip("%")) for p in parts]
-    except ValueError:
-        raise ValidationError("write whole percentages like 70/30") from None
-    return values
-
-
-def radio(label: str, choices: list[tuple[str, str]], default: Any = None) -> RadioField:
-    return RadioField(label, choices=choices, default=default, validate_choice=False)

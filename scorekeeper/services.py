@@ -8,6 +8,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, ParamSpec, TypeVar
 
@@ -19,8 +20,17 @@ from sqlalchemy.orm.exc import StaleDataError
 from .cache import ByteBoundedCache
 from .extensions import db
 from .models import Edit, Game, GameRound, Night, Person, Seat, Submission, User, utcnow
-from .rules import GameRecord, RecordError, Standings, get_variant, name_key, parse_round, replay
-from .rules.record import clean_name
+from .rules import (
+    GameRecord,
+    RecordError,
+    Round,
+    Standings,
+    get_variant,
+    name_key,
+    parse_round,
+    replay,
+)
+from .rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
 
 # Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
 # no page of a night (which replays every game of it) can grow without bound.
@@ -50,6 +60,12 @@ def transaction(fn: Callable[P, R]) -> Callable[P, R]:
 
 class Conflict(Exception):
     """The game changed since the keeper's form was rendered (another phone saved)."""
+
+
+class Refused(ValueError):
+    """A change refused for a reason that is not a rule of the game record: a name already
+    on the night's list, a limit of the app, a joiner already waiting. The message is a
+    sentence for the keeper."""
 
 
 class AlreadyCreated(Exception):
@@ -89,17 +105,26 @@ REPLAY_BYTES_PER_RECORD_BYTE = 16
 STANDINGS_CACHE = ByteBoundedCache[Standings](max_bytes=64 * 1024 * 1024)
 
 
+def _record_key(data: dict[str, Any]) -> tuple[str, int]:
+    """A hash of a game's whole record, and the bytes a replay of it takes in the cache."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest(), len(text) * REPLAY_BYTES_PER_RECORD_BYTE
+
+
 def standings_for(game: Game) -> Standings:
     """The game's standings: its record replayed. Replays are kept by a hash of the whole
     record, so a sheet viewed again (by any viewer) skips parsing and replaying, and a
     changed record can never be answered from the cache. The cache is bounded by bytes."""
     data = game.record_json()
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    key = hashlib.sha256(text.encode()).hexdigest()
-    return STANDINGS_CACHE.get_or_make(
-        key,
-        lambda: (replay(GameRecord.from_json(data)), len(text) * REPLAY_BYTES_PER_RECORD_BYTE),
-    )
+    key, size = _record_key(data)
+    return STANDINGS_CACHE.get_or_make(key, lambda: (replay(GameRecord.from_json(data)), size))
+
+
+def _remember(game: Game, standings: Standings) -> None:
+    """Keep the standings a change produced under its new record (the content, not the
+    version, is the key: a change that is not committed is never looked up)."""
+    key, size = _record_key(game.record_json())
+    STANDINGS_CACHE.put(key, standings, size)
 
 
 def load_game(game_id: int, owner: User, *, deleted: bool = False) -> Game | None:
@@ -160,6 +185,11 @@ def history_page(game: Game, *, before: int | None, size: int) -> list[Edit]:
     return list(db.session.scalars(query.order_by(Edit.id.desc()).limit(size + 1)))
 
 
+def night_games(night: Night) -> list[tuple[str, Standings]]:
+    """The night's games that count (not deleted), as (title, standings), in play order."""
+    return [(game.title, standings_for(game)) for game in night.games]
+
+
 # ------------------------------------------------------------- one-time ids ---
 def _check_new(user: User, submission: str | None) -> None:
     """Raise AlreadyCreated when this creating form was sent before."""
@@ -204,14 +234,14 @@ def create_night(
 ) -> Night:
     _check_new(owner, submission)
     if len(people) > MAX_PEOPLE_PER_NIGHT:
-        raise RecordError(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
+        raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
     night = Night(owner=owner, name=name, played_on=played_on, currency=currency, paper=paper)
     db.session.add(night)
     seen: set[str] = set()
     for raw in people:
         person_name = clean_name(raw, what="name")
         if name_key(person_name) in seen:
-            raise RecordError(f"{person_name} is listed twice", player=person_name)
+            raise Refused(f"{person_name} is listed twice")
         seen.add(name_key(person_name))
         night.people.append(Person(name=person_name, name_key=name_key(person_name)))
     _commit_created(owner, submission, "night", night)
@@ -220,9 +250,7 @@ def create_night(
 
 def _check_room_for_people(night: Night, adding: int = 1) -> None:
     if len(night.people) + adding > MAX_PEOPLE_PER_NIGHT:
-        raise RecordError(
-            f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people: start another night"
-        )
+        raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people: start another night")
 
 
 @transaction
@@ -230,7 +258,7 @@ def add_person(night: Night, raw_name: str, *, user: User, submission: str | Non
     _check_new(user, submission)
     person_name = clean_name(raw_name, what="name")
     if any(p.name_key == name_key(person_name) for p in night.people):
-        raise RecordError(f"{person_name} is already on tonight's list", player=person_name)
+        raise Refused(f"{person_name} is already on tonight's list")
     _check_room_for_people(night)
     person = Person(name=person_name, name_key=name_key(person_name))
     night.people.append(person)
@@ -238,9 +266,7 @@ def add_person(night: Night, raw_name: str, *, user: User, submission: str | Non
         _commit_created(user, submission, "person", person)
     except Conflict:
         # Someone else added the same name at the same moment (the unique name key).
-        raise RecordError(
-            f"{person_name} is already on tonight's list", player=person_name
-        ) from None
+        raise Refused(f"{person_name} is already on tonight's list") from None
     return person
 
 
@@ -269,7 +295,7 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
     if new == old:
         return
     if any(p.name_key == name_key(new) and p is not person for p in night.people):
-        raise RecordError(f"{new} is already on tonight's list", player=new)
+        raise Refused(f"{new} is already on tonight's list")
     for game in night.all_games:
         seated = any(s.person_id == person.id for s in game.seats)
         waiting = [n for n in game.pending_joins if name_key(n) == person.name_key]
@@ -415,7 +441,7 @@ def create_game(
 
 def _check_room_for_games(night: Night) -> None:
     if len(night.games) >= MAX_GAMES_PER_NIGHT:
-        raise RecordError(f"a night holds at most {MAX_GAMES_PER_NIGHT} games: start another night")
+        raise Refused(f"a night holds at most {MAX_GAMES_PER_NIGHT} games: start another night")
 
 
 @transaction
@@ -464,13 +490,87 @@ def _check_fresh(game: Game, expected_version: int | None, submission: str | Non
 
 
 def with_pending_joins(game: Game, round_data: dict[str, Any]) -> dict[str, Any]:
-    """The next round as it will be saved: Vegas late joiners waiting for it join in it."""
-    if game.variant != "vegas" or not game.pending_joins or "joins" in round_data:
+    """The next round as it will be saved: late joiners waiting for it join in it."""
+    if not game.pending_joins or "joins" in round_data:
         return round_data
     return {**round_data, "joins": list(game.pending_joins)}
 
 
-@transaction
+@dataclass(frozen=True)
+class Expiry:
+    """A player who reaches the max in the round being entered, if they re-buy."""
+
+    name: str
+    reached: int
+    reset: int  # the total a re-buy sets them back to
+    fee: int  # what a re-buy costs, in cents
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    """A round as typed, checked against the game up to itself, before it is saved.
+
+    ``preview`` is the game up to this round with nobody dropping in it: it says who
+    expires in it and where a re-buy resets them to (which depend only on the rounds
+    before), so the keeper can choose re-buy or drop before anything is saved. When the
+    round is saved as previewed (a new round, no drop), the save reuses this replay."""
+
+    number: int
+    base: GameRecord
+    round: Round
+    preview: Standings
+
+    @property
+    def appends(self) -> bool:
+        return self.number > len(self.base.rounds)
+
+    def expiries(self) -> list[Expiry]:
+        result = self.preview.rounds[self.number - 1]
+        rebuys = {e.player: e for e in result.events if e.kind == "rebuy"}
+        return [
+            Expiry(
+                e.player,
+                e.value or 0,
+                rebuys[e.player].value or 0,
+                -(rebuys[e.player].amount_cents or 0),
+            )
+            for e in result.events
+            if e.kind == "expire" and e.player in rebuys
+        ]
+
+    def with_drops(self, names: Sequence[str]) -> RoundPlan:
+        return replace(self, round=replace(self.round, drops=tuple(names)))
+
+    def record(self) -> GameRecord:
+        rounds = list(self.base.rounds)
+        if self.appends:
+            rounds.append(self.round)
+        else:
+            rounds[self.number - 1] = self.round
+        return self.base.with_rounds(rounds)
+
+
+def plan_round(game: Game, round_data: dict[str, Any], *, number: int | None) -> RoundPlan:
+    """Check a typed round (``number`` None: the next one) up to itself; raises
+    RecordError naming the round and player. Waiting Vegas joiners join a new round; a
+    correction keeps the round's joins (they are made on the join page)."""
+    base = standings_for(game).record  # parsed once per record, then cached
+    if number is None:
+        number = len(base.rounds) + 1
+        round_data = with_pending_joins(game, round_data)
+    elif not 1 <= number <= len(base.rounds):
+        raise RecordError(f"there is no round {number} to edit", round=number)
+    else:
+        round_data = {**round_data, "joins": list(base.rounds[number - 1].joins)}
+    variant = get_variant(game.variant)
+    typed = parse_round(
+        round_data, number=number, variant=game.variant, card_codes=variant.card_codes
+    )
+    probe = replace(typed, drops=())
+    preview = replay(base.with_rounds([*base.rounds[: number - 1], probe]))
+    return RoundPlan(number, base, typed, preview)
+
+
 def save_round(
     game: Game,
     round_data: dict[str, Any],
@@ -480,31 +580,35 @@ def save_round(
     submission: str | None,
     user: User,
 ) -> Standings:
-    """Add a round (``number`` None) or replace round ``number``; everything after it is
-    recomputed by the replay. Raises RecordError, Conflict or Duplicate, writing nothing."""
+    """Add a round (``number`` None) or replace round ``number``, drops as given in the
+    round: :func:`plan_round` and :func:`save_planned_round` in one call."""
+    plan = plan_round(game, round_data, number=number)
+    plan = plan.with_drops(tuple(round_data.get("drops") or ()))
+    return save_planned_round(
+        game, plan, expected_version=expected_version, submission=submission, user=user
+    )
+
+
+@transaction
+def save_planned_round(
+    game: Game,
+    plan: RoundPlan,
+    *,
+    expected_version: int | None,
+    submission: str | None,
+    user: User,
+) -> Standings:
+    """Add or replace the planned round; everything after it is recomputed by the replay.
+    Raises RecordError (naming the round it breaks), Conflict or Duplicate, writing
+    nothing. The standings it makes are kept for the sheet shown after the redirect."""
     game_id = game.id
     _check_fresh(game, expected_version, submission)
-    old = standings_for(game).record  # parsed once per record, then cached
-    rounds = list(old.rounds)
-    if number is None:
-        number = len(rounds) + 1
-        round_data = with_pending_joins(game, round_data)
-    elif not 1 <= number <= len(rounds):
-        raise RecordError(f"there is no round {number} to edit", round=number)
-    new_round = parse_round(
-        round_data,
-        number=number,
-        variant=game.variant,
-        card_codes=get_variant(game.variant).card_codes,
-    )
-    if number > len(rounds):
-        rounds.append(new_round)
-    else:
-        rounds[number - 1] = new_round
-    record = old.with_rounds(rounds)
-    standings = replay(record)
-    stored = new_round.to_json()
-    if number > len(game.rounds):
+    record = plan.record()
+    as_previewed = record.rounds == plan.preview.record.rounds
+    standings = plan.preview if as_previewed else replay(record)
+    number = plan.number
+    stored = plan.round.to_json()
+    if plan.appends:
         game.rounds.append(GameRound(number=number, data=stored))
         before = None
         action = "add"
@@ -527,6 +631,7 @@ def save_round(
             submission=submission,
         )
     )
+    _remember(game, standings)
     _commit_change(game_id, submission)
     return standings
 
@@ -538,7 +643,7 @@ def remove_last_round(
     game_id = game.id
     _check_fresh(game, expected_version, submission)
     if not game.rounds:
-        raise RecordError("there is no round to remove")
+        raise Refused("there is no round to remove")
     row = game.rounds[-1]
     number = row.number
     record = standings_for(game).record
@@ -583,11 +688,44 @@ def _sync_seats(game: Game, standings: Standings) -> None:
             seat.joined_round = player.joined_round or seat.joined_round
 
 
+def join_candidates(game: Game, standings: Standings) -> list[str]:
+    """The night's people who could join the game next round."""
+    playing = {name_key(p.name) for p in standings.players if p.in_contention}
+    waiting = {name_key(n) for n in game.pending_joins}
+    return [p.name for p in game.night.people if p.name_key not in playing | waiting]
+
+
 @transaction
-def set_pending_joins(
-    game: Game, names: Sequence[str], *, expected_version: int | None, user: User
+def add_joiner(game: Game, raw_name: str, *, expected_version: int | None, user: User) -> str:
+    """Someone joins at the start of the next round (saved with that round); returns the
+    name as it will be written. Raises Refused with a sentence, Conflict."""
+    standings = standings_for(game)
+    if not raw_name.strip():
+        raise Refused("Choose who joins, or type a new name.")
+    name = clean_name(raw_name, what="the name")
+    key = name_key(name)
+    if any(name_key(p.name) == key and p.in_contention for p in standings.players):
+        raise Refused(f"{name} is already in the game.")
+    if any(name_key(n) == key for n in game.pending_joins):
+        raise Refused(f"{name} is already joining next round.")
+    if len(standings.players) + len(game.pending_joins) >= MAX_PLAYERS:
+        raise Refused(f"A game takes at most {MAX_PLAYERS} players.")
+    known = next((p.name for p in game.night.people if p.name_key == key), name)
+    _set_pending_joins(game, [*game.pending_joins, known], expected_version, user)
+    return known
+
+
+@transaction
+def cancel_joiner(game: Game, name: str, *, expected_version: int | None, user: User) -> None:
+    if not any(name_key(n) == name_key(name) for n in game.pending_joins):
+        raise Refused(f"{name[:MAX_NAME_LENGTH]} is not joining next round.")
+    waiting = [n for n in game.pending_joins if name_key(n) != name_key(name)]
+    _set_pending_joins(game, waiting, expected_version, user)
+
+
+def _set_pending_joins(
+    game: Game, names: Sequence[str], expected_version: int | None, user: User
 ) -> None:
-    """Vegas: who joins at the start of the next round (saved with that round)."""
     game_id = game.id
     _check_fresh(game, expected_version, None)
     game.pending_joins = list(names)

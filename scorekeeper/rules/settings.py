@@ -77,6 +77,7 @@ class SettingSpec:
     choices: tuple[int, ...] = ()
     optional: bool = False  # may be left empty (null in the record)
     on_form: bool = True  # the currency is the night's, not a field of the game's form
+    replaces: str | None = None  # when given, this setting replaces that one (deals: target)
 
     def check(self, value: Any) -> Any:
         """The value as the record holds it, or RecordError naming the setting."""

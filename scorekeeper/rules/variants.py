@@ -313,7 +313,7 @@ class Vegas(Variant):
         "Penalty points, low is good. Reach the max score and you expire: "
         "re-buy to stay in. Last one under the max wins the pot."
     )
-    settings_specs = (
+    settings_specs: ClassVar[tuple[SettingSpec, ...]] = (
         BUY_IN,
         SettingSpec("max_score", "Max score", "whole", low=1, high=MAX_POINTS),
         SettingSpec("cards_per_player", "Cards per player", "whole", low=1, high=20),
@@ -507,13 +507,13 @@ class Vegas(Variant):
             return
         expired_keys = {name_key(p.name) for p in expired}
         for key, raw in drops.items():
-            p = state.player(raw)
-            if p is None or key not in expired_keys:
-                who = p.name if p else raw
+            dropping = state.player(raw)
+            if dropping is None or key not in expired_keys:
+                who = dropping.name if dropping else raw
                 why = (
                     f"{who} is not in the game"
-                    if p is None or not p.in_contention
-                    else f"{who} did not expire this round ({p.total} points, max "
+                    if dropping is None or not dropping.in_contention
+                    else f"{who} did not expire this round ({dropping.total} points, max "
                     f"{settings.max_score})"
                 )
                 raise RecordError(
@@ -567,7 +567,7 @@ class Texas(Variant):
         "rounds doubled and tripled. Low total wins; going out earns a dime."
     )
     players_advised = (2, 10)
-    settings_specs = (
+    settings_specs: ClassVar[tuple[SettingSpec, ...]] = (
         SettingSpec("ante", "Ante", "money", "Paid by each player at the start."),
         SettingSpec("per_round", "Per round", "money", "Paid from the pot to whoever goes out."),
         BUY_IN,
@@ -711,10 +711,16 @@ class Rummy(Variant):
         "hand. High total wins, first to the target or after a set number of deals."
     )
     players_advised = (2, 6)
-    settings_specs = (
+    settings_specs: ClassVar[tuple[SettingSpec, ...]] = (
         SettingSpec("target_score", "Target score", "whole", low=1, high=MAX_POINTS),
         SettingSpec(
-            "deals", "Or a fixed number of deals", "whole", low=1, high=MAX_ROUNDS, optional=True
+            "deals",
+            "Or a fixed number of deals",
+            "whole",
+            low=1,
+            high=MAX_ROUNDS,
+            optional=True,
+            replaces="target_score",
         ),
         BUY_IN,
         POT_SPLIT,
@@ -774,7 +780,7 @@ class Multiplayer(Rummy):
         "go rummy in one turn. First to the target wins."
     )
     players_advised = (2, 4)
-    settings_specs = (
+    settings_specs: ClassVar[tuple[SettingSpec, ...]] = (
         SettingSpec("target_score", "Target score", "whole", low=1, high=MAX_POINTS),
         BUY_IN,
         POT_SPLIT,

@@ -18,7 +18,7 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index() -> str:
     if not current_user.is_authenticated:
-        return render_template("home/welcome.html")
+        return render_template("home/welcome.html", variants=VARIANTS.values())
     nights = db.session.scalars(
         select(Night)
         .where(Night.owner_id == current_user.id, Night.deleted_at.is_(None))

@@ -11,8 +11,9 @@ from werkzeug.wrappers import Response
 from .. import services
 from ..forms import ConfirmForm, DeleteNightForm, NightForm, PaperForm, PersonForm, RenameForm
 from ..models import Game, Night
-from ..reports import night_summary_text
-from ..rules import RecordError, Settlement, Standings, settle
+from ..reports import NightSummary, night_summary_context
+from ..reports.pdf import render_summary_text as summary_text
+from ..rules import RecordError, Standings
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
@@ -45,11 +46,6 @@ def summaries(night: Night) -> list[GameSummary]:
     return out
 
 
-def night_settlement(night: Night, games: list[GameSummary]) -> Settlement:
-    finished = [g.standings for g in games if g.standings and g.standings.finished]
-    return settle(finished, night.currency)
-
-
 @bp.route("/new", methods=["GET", "POST"])
 @login_required
 def new() -> str | Response | tuple[str, int]:
@@ -70,7 +66,7 @@ def new() -> str | Response | tuple[str, int]:
             return redirect(url_for("nights.show", night_id=done.target_id))
         except services.Conflict:
             form.people.errors.append("Something changed at the same moment: try again.")
-        except RecordError as exc:
+        except (RecordError, services.Refused) as exc:
             form.people.errors.append(str(exc))
         else:
             return redirect(url_for("nights.show", night_id=night.id))
@@ -109,7 +105,7 @@ def add_person(night_id: int) -> str | Response | tuple[str, int]:
         except services.AlreadyCreated:
             flash("Already added (sent twice): on the list once.", "info")
             return redirect(url_for("nights.show", night_id=night_id))
-        except RecordError as exc:
+        except (RecordError, services.Refused) as exc:
             form.name.errors.append(str(exc))
         else:
             return redirect(url_for("nights.show", night_id=night_id))
@@ -145,7 +141,7 @@ def rename_person(night_id: int, person_id: int) -> str | Response | tuple[str, 
                 ), 409
             flash(f"Renamed to {person.name} on every sheet of the night.", "success")
             return redirect(url_for("nights.show", night_id=night_id))
-        except RecordError as exc:
+        except (RecordError, services.Refused) as exc:
             form.name.errors.append(str(exc))
         else:
             flash(f"Renamed to {person.name} on every sheet of the night.", "success")
@@ -171,20 +167,17 @@ def paper(night_id: int) -> Response:
 @bp.get("/<id:night_id>/payout")
 @login_required
 def payout(night_id: int) -> str:
+    """Settle up: one NightSummary, the same the PDF and the plain text render."""
     night = night_or_404(night_id)
-    games = summaries(night)
-    text = night_summary_text(
-        night.name,
-        night.played_on.isoformat(),
-        night.currency,
-        [(g.game.title, g.standings) for g in games if g.standings],
-    )
+    summary = night_summary(night)
     return render_template(
-        "nights/payout.html",
-        night=night,
-        games=games,
-        settlement=night_settlement(night, games),
-        summary_text=text,
+        "nights/payout.html", night=night, summary=summary, summary_text=summary_text(summary)
+    )
+
+
+def night_summary(night: Night) -> NightSummary:
+    return night_summary_context(
+        night.name, night.played_on.isoformat(), night.currency, services.night_games(night)
     )
 
 

@@ -8,19 +8,16 @@ from flask import Blueprint, Response, make_response
 from flask_login import login_required
 
 from .. import services
-from ..models import Night
 from ..reports import (
     blank_sheet_pdf,
     cached_pdf,
     game_sheet_pdf,
     night_summary_pdf,
-    night_summary_text,
     pdf_cache_key,
     pdf_filename,
 )
-from ..rules import Standings
 from .games import game_or_404
-from .nights import night_or_404, summaries
+from .nights import night_or_404, night_summary, summary_text
 
 bp = Blueprint("printouts", __name__)
 
@@ -85,16 +82,11 @@ def blank_sheet(game_id: int) -> Response:
     return _pdf(body, pdf_filename("blank", variant=game.variant, night_name=night.name, date=date))
 
 
-def _night_games(night_id: int) -> tuple[Night, list[tuple[str, Standings]]]:
-    night = night_or_404(night_id)
-    games = [(g.game.title, g.standings) for g in summaries(night) if g.standings]
-    return night, games
-
-
 @bp.get("/nights/<id:night_id>/payout.pdf")
 @login_required
 def payout_pdf(night_id: int) -> Response:
-    night, games = _night_games(night_id)
+    night = night_or_404(night_id)
+    games = services.night_games(night)
     date = night.played_on.isoformat()
     records = [s.record.to_json() for _, s in games]
     key = pdf_cache_key(
@@ -109,8 +101,7 @@ def payout_pdf(night_id: int) -> Response:
 @bp.get("/nights/<id:night_id>/payout.txt")
 @login_required
 def payout_text(night_id: int) -> Response:
-    night, games = _night_games(night_id)
-    text = night_summary_text(night.name, night.played_on.isoformat(), night.currency, games)
-    response = make_response(text)
+    night = night_or_404(night_id)
+    response = make_response(summary_text(night_summary(night)))
     response.mimetype = "text/plain"
     return response

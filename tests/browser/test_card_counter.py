@@ -205,4 +205,4 @@ def test_rummy_counter_the_goer_out_scores_the_hands(
     assert stored["hands"] == {"Bob": ["7", "8"], "Cy": ["3", "A", "K"]}
     assert keeper.totals() == {"Ann": 15 + 14, "Bob": 0, "Cy": 0}
     assert engine_totals(keeper, game) == keeper.totals()
-    assert keeper.cell(1, "Ann") == "29 out"
+    assert keeper.cell(1, "Ann") == "29 +29 ★"  # the goer-out scores the hands

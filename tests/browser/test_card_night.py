@@ -255,7 +255,7 @@ def play_vegas(keeper: Keeper, night: int) -> int:
     keeper.fill_round("Ann", {"Bob": "10", "Cy": "5", "Dee": "5"})
     keeper.save()
     check_saved(keeper, 3, {"Ann": 20, "Bob": 40, "Cy": 35, "Dee": 35})
-    assert keeper.cell(3, "Dee") == "35 +5 joined@30"
+    assert keeper.cell(3, "Dee") == "35 +5 J@30"
     assert keeper.pot_heading() == "Pot: $10.00"
 
     # Round 4: Cy reaches 35 + 75 = 110 and drops out (the others: Ann 30, Bob 50, Dee 35).
@@ -268,7 +268,7 @@ def play_vegas(keeper: Keeper, night: int) -> int:
     expect(page.get_by_role("radio", name="Drop out")).to_be_checked()
     keeper.save()
     check_saved(keeper, 4, {"Ann": 30, "Bob": 50, "Cy": 110, "Dee": 35})
-    assert keeper.cell(4, "Cy") == "110 +75 dropped"
+    assert keeper.cell(4, "Cy") == "110 +75 ✗"
     expect(page.locator("th.pn.out")).to_have_attribute("title", "Cy")
     assert keeper.pot_heading() == "Pot: $10.00"
     assert "Cy (dropped)" in keeper.text("section.pot")
@@ -323,11 +323,11 @@ def test_a_card_night_on_a_phone(page: Page, live_server: str) -> None:
     net = {n: texas_net[n] + vegas_net[n] for n in PEOPLE}
     assert net == {"Ann": 530, "Bob": -410, "Cy": -220, "Dee": 100}
     shown = {
-        row.locator("th").inner_text().strip(): row.locator("td").inner_text().strip()
-        for row in page.locator("section[aria-labelledby=net-h] tbody tr").all()
+        row.locator("td").nth(0).inner_text().strip(): row.locator("td").nth(1).inner_text().strip()
+        for row in page.locator(".nets tbody tr").all()
     }
-    assert shown == {n: money(c) for n, c in net.items()}, shown
-    transfers = page.locator("ul.transfers li").all_inner_texts()
+    assert shown == {n: ("+" if c > 0 else "") + money(c) for n, c in net.items()}, shown
+    transfers = page.locator(".transfers li").all_inner_texts()
     assert transfers, "no transfers shown"
     balance = dict.fromkeys(PEOPLE, 0)
     for line in transfers:
@@ -340,8 +340,8 @@ def test_a_card_night_on_a_phone(page: Page, live_server: str) -> None:
         balance[payee] += amount
     assert balance == net, (transfers, net)
     assert len(transfers) <= len(PEOPLE) - 1
-    pots = [keeper.text(f"article.game-pot:nth-of-type({i}) > p") for i in (1, 2)]
-    assert pots == ["Pot $1.50 · won by Ann", "Pot $10.00 · won by Ann"]
+    pots = page.locator(".summary section.game .status").all_inner_texts()
+    assert pots == ["Winner: Ann. Pot $1.50.", "Winner: Ann. Pot $10.00."]
     for game in (texas, vegas):
         assert keeper.api_game(game)["standings"]["finished"]
 

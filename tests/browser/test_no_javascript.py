@@ -81,7 +81,7 @@ def test_a_rummy_game_with_javascript_off(
     page.go_back()
     keeper.tap(keeper.link("Payout summary"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Settle up")
-    expect(page.locator("main")).to_contain_text("Not finished")
+    expect(page.locator("main")).to_contain_text("not settled")
     keeper.goto(f"/games/{game}")
     with page.expect_download() as info:
         keeper.tap(keeper.link("Export"))

@@ -359,7 +359,7 @@ CASES = [
          "Number must be between 1 and 100000."),
     Case("rummy-deals-text", "newgame:rummy", {"deals": "abc"}, "Not a valid integer value."),
     Case("rummy-deals-huge", "newgame:rummy", {"deals": NINES},
-         "Number must be between 1 and 1000."),
+         "Number must be between 1 and 200."),
     Case("multiplayer-target-text", "newgame:multiplayer", {"target_score": "1e3"},
          "Not a valid integer value."),
     Case("multiplayer-target-nines", "newgame:multiplayer", {"target_score": NINES},

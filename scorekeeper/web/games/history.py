@@ -1,0 +1,76 @@
+"""The game's history: every change, newest first, a page at a time, in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template, request
+from flask_login import login_required
+
+from ... import services
+from ...forms import hand_text
+from .blueprint import bp, game_or_404
+
+HISTORY_PAGE = 50
+
+
+@bp.get("/games/<id:game_id>/history")
+@login_required
+def history(game_id: int) -> str:
+    """The game's changes, newest first, a page at a time (a game corrected a thousand
+    times must not make one page a thousand changes long)."""
+    game = game_or_404(game_id)
+    before = request.args.get("before", type=int)
+    edits = services.history_page(game, before=before, size=HISTORY_PAGE)
+    older = edits[HISTORY_PAGE - 1].id if len(edits) > HISTORY_PAGE else None
+    return render_template(
+        "games/history.html",
+        game=game,
+        edits=edits[:HISTORY_PAGE],
+        older=older,
+        describe=describe_edit,
+    )
+
+
+def describe_edit(edit: Any) -> list[str]:
+    """The change in words: which hands and facts differ between before and after."""
+    before, after = edit.before_data, edit.after_data
+    if edit.action in {"create", "import"}:
+        players = ", ".join(p if isinstance(p, str) else p["name"] for p in after["players"])
+        return [f"{'Imported' if edit.action == 'import' else 'Started'} with {players}"]
+    if edit.action == "rename":
+        return [f"Renamed {before} to {after}"]
+    if edit.action == "delete":
+        return ["Game deleted (left out of the night and its settlement)"]
+    if edit.action == "restore":
+        return ["Game restored"]
+    if edit.action == "joins":
+        return [f"Joining next round: {', '.join(after) or 'nobody'}"]
+    if edit.action == "remove":
+        return [f"Removed round {edit.round_number}: {_round_words(before)}"]
+    if edit.action == "add":
+        return [f"Round {edit.round_number}: {_round_words(after)}"]
+    lines = []
+    if (before or {}).get("went_out") != after.get("went_out"):
+        lines.append(
+            f"went out: {before.get('went_out') or 'nobody'} → {after.get('went_out') or 'nobody'}"
+        )
+    old_hands, new_hands = before.get("hands", {}), after.get("hands", {})
+    for name in dict.fromkeys([*old_hands, *new_hands]):
+        if old_hands.get(name) != new_hands.get(name):
+            lines.append(
+                f"{name}: {hand_text(old_hands.get(name)) or '-'} → "
+                f"{hand_text(new_hands.get(name)) or '-'}"
+            )
+    for key in ("wild", "going_rummy", "contracts", "drops", "joins"):
+        if before.get(key) != after.get(key):
+            lines.append(
+                f"{key.replace('_', ' ')}: {before.get(key) or '-'} → {after.get(key) or '-'}"
+            )
+    return [f"Round {edit.round_number} corrected: " + ("; ".join(lines) or "no change")]
+
+
+def _round_words(data: dict[str, Any]) -> str:
+    hands = ", ".join(f"{k} {hand_text(v)}" for k, v in data.get("hands", {}).items())
+    out = data.get("went_out") or "nobody"
+    return f"{out} went out; {hands}"

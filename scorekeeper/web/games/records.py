@@ -1,0 +1,164 @@
+"""Game records: export as JSON, import (one game, idempotent), delete and restore."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from werkzeug.wrappers import Response
+
+from ... import services
+from ...forms import ConfirmForm, ImportForm, new_submission
+from ...rules import GameRecord, RecordError
+from ..nights import night_or_404
+from .blueprint import bp, game_or_404
+
+
+def _read_json(text: str) -> Any:
+    """json.loads, with the ways a hostile text breaks it (besides bad syntax) in words."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise RecordError("the record is nested too deeply") from None
+    except ValueError:  # a number of thousands of digits: Python refuses to read it
+        raise RecordError("a number in the record is too long") from None
+
+
+@bp.get("/games/<id:game_id>/export.json")
+@login_required
+def export(game_id: int) -> Response:
+    game = game_or_404(game_id)
+    body = json.dumps(game.record_json(), indent=2, ensure_ascii=False)
+    response = make_response(body)
+    response.mimetype = "application/json"
+    filename = f"{game.night.played_on.isoformat()}-{game.variant}-game-{game.id}.json"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.route("/nights/<id:night_id>/games/import", methods=["GET", "POST"])
+@login_required
+def import_game(night_id: int) -> Response | tuple[str, int]:
+    night = night_or_404(night_id)
+    form = ImportForm()
+    error = None
+    if form.validate_on_submit():
+        upload = request.files.get("file")
+        text = (
+            upload.read().decode("utf-8", "replace")
+            if upload and upload.filename
+            else (form.record.data or "")
+        )
+        try:
+            if not text.strip():
+                raise RecordError("paste a game record or choose a file")
+            data = _read_json(text)
+            record = GameRecord.from_json(data)
+            if record.settings.currency != night.currency:
+                raise RecordError(
+                    f"the record is in {record.settings.currency} but this "
+                    f"night is in {night.currency}"
+                )
+            raw_settings = data.get("settings") or {}
+            game = services.create_game(
+                night,
+                variant=record.variant,
+                players=[(p.name, p.handicap) for p in record.players],
+                first_dealer=record.first_dealer,
+                settings={**record.settings.to_json(frozenset(raw_settings) | {"currency"})},
+                rounds=[r.to_json() for r in record.rounds],
+                user=current_user,
+                action="import",
+                submission=form.submission.data,
+            )
+        except services.AlreadyCreated as done:
+            flash("That record was already imported (sent twice): here it is, once.", "info")
+            return redirect(url_for("games.sheet", game_id=done.target_id))
+        except services.Conflict:
+            error = "Something changed at the same moment: nothing was imported. Try again."
+        except json.JSONDecodeError as exc:
+            error = f"That is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        except (RecordError, services.Refused) as exc:
+            error = f"Not imported: {exc}"
+        else:
+            flash(f"Imported {game.title} with {len(game.rounds)} rounds.", "success")
+            return redirect(url_for("games.sheet", game_id=game.id))
+    elif request.method == "POST":
+        error = "; ".join(e for errs in form.errors.values() for e in errs)
+    return render_template(
+        "games/import.html", night=night, form=form, error=error
+    ), 422 if error else 200
+
+
+# ------------------------------------------------------------ delete & restore ---
+@bp.route("/games/<id:game_id>/delete", methods=["GET", "POST"])
+@login_required
+def delete(game_id: int) -> str | Response:
+    """Delete a game after a confirmation: it leaves the night and its settlement, and
+    stays restorable from the night's page (and listed in the game's history)."""
+    game = services.load_game(game_id, current_user, deleted=True)
+    if game is None:
+        abort(404)
+    form = ConfirmForm()
+    if not form.is_submitted():
+        if game.deleted_at is not None:
+            abort(404)
+        form.version.data = str(game.version)
+        form.submission.data = new_submission()
+        return render_template(
+            "games/delete.html", game=game, s=services.standings_for(game), form=form
+        )
+    if not form.validate_on_submit():
+        abort(400)
+    night_id = game.night_id
+    try:
+        services.delete_game(
+            game,
+            expected_version=form.version_number(),
+            submission=form.submission.data,
+            user=current_user,
+        )
+    except services.Duplicate:
+        flash("That game was already deleted (sent twice).", "info")
+    except services.Conflict:
+        flash("The game changed on another phone: it was not deleted. Check it first.", "error")
+        return redirect(url_for("games.sheet", game_id=game_id))
+    else:
+        flash("Game deleted: it no longer counts in the settlement. Restore it below.", "success")
+    return redirect(url_for("nights.show", night_id=night_id, _anchor="deleted"))
+
+
+@bp.post("/games/<id:game_id>/restore")
+@login_required
+def restore(game_id: int) -> Response:
+    game = services.load_game(game_id, current_user, deleted=True)
+    if game is None:
+        abort(404)
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    if game.deleted_at is None:
+        flash("That game is not deleted.", "info")
+        return redirect(url_for("games.sheet", game_id=game_id))
+    try:
+        services.restore_game(
+            game,
+            expected_version=form.version_number(),
+            submission=form.submission.data,
+            user=current_user,
+        )
+    except services.Duplicate:
+        flash("That game was already restored (sent twice).", "info")
+    except services.Conflict:
+        flash("The game changed at the same moment: try again.", "error")
+        return redirect(url_for("nights.show", night_id=game.night_id, _anchor="deleted"))
+    except (RecordError, services.Refused) as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("nights.show", night_id=game.night_id, _anchor="deleted"))
+    else:
+        flash("Game restored: it counts in the settlement again.", "success")
+    return redirect(url_for("games.sheet", game_id=game_id))

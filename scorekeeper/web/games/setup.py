@@ -1,0 +1,68 @@
+"""Starting a game: the tiles to choose it, then the new-game form (seats, first dealer,
+the game's settings, built from what its variant declares)."""
+
+from __future__ import annotations
+
+import re
+
+from flask import flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from werkzeug.wrappers import Response
+
+from ... import services
+from ...game_form import new_game_form
+from ...rules import VARIANTS, RecordError
+from ..nights import night_or_404
+from .blueprint import bp
+
+
+@bp.route("/nights/<id:night_id>/games/new", methods=["GET", "POST"])
+@login_required
+def new(night_id: int) -> str | Response | tuple[str, int]:
+    night = night_or_404(night_id)
+    variant = VARIANTS.get(request.values.get("variant", ""))
+    from_id = request.args.get("from", "")
+    if variant is None:
+        return render_template(
+            "games/choose.html", night=night, variants=VARIANTS.values(), from_game=from_id
+        )
+    source = (
+        services.load_game(int(from_id), current_user)
+        if re.fullmatch(r"[0-9]{1,9}", from_id)
+        else None
+    )
+    form = new_game_form(variant, night.people, source)
+    if form.validate_on_submit():
+        try:
+            game = services.create_game(
+                night,
+                variant=variant.name,
+                players=form.seating.players,
+                first_dealer=form.first_dealer.data,
+                settings={**form.settings(), "currency": night.currency},
+                user=current_user,
+                submission=form.submission.data,
+            )
+        except services.AlreadyCreated as done:
+            flash("That game was already started (sent twice): here it is, once.", "info")
+            return redirect(url_for("games.sheet", game_id=done.target_id))
+        except services.Conflict:
+            form.general.append("Something changed at the same moment: try again.")
+        except RecordError as exc:
+            form.refuse(exc)
+        except services.Refused as exc:
+            form.general.append(str(exc))
+        else:
+            flash(f"{game.title} started: {game.first_dealer} deals first.", "success")
+            return redirect(url_for("games.sheet", game_id=game.id))
+    players = max(form.seating.seated or len(night.people), 2)
+    defaults = variant.default_settings()
+    return render_template(
+        "games/new.html",
+        night=night,
+        form=form,
+        variant=variant,
+        advice=variant.deck_advice(players, defaults),
+        warnings=variant.warnings(players, defaults),
+        from_game=source,
+    ), 422 if form.all_errors else 200
