@@ -257,7 +257,7 @@ def test_the_installed_command_reports_an_error(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
-        "error: unknown variant 'gin': use one of vegas, texas, rummy, multiplayer, dummy"
+        "error: unknown variant 'gin': use one of vegas, texas, rummy, multiplayer, dummy, contract"
     ]
 
 

@@ -7,6 +7,8 @@ A game is its record of rounds; everything else is derived by :func:`replay`::
     standings.to_json()                      # the standings of game-record.md
 """
 
+# Each game registers itself; the five of the source texts live in variants.py.
+from . import contract  # noqa: F401
 from .cards import count_hand
 from .errors import RecordError
 from .money import Cents, Entry, format_cents, split_pot

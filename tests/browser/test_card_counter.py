@@ -47,7 +47,7 @@ def start(page: Page, live_server: str, people: list[str]) -> tuple[Keeper, int]
 
 
 def test_every_variant_is_covered_here() -> None:
-    assert set(VARIANTS) == {"vegas", "texas", "rummy", "multiplayer", "dummy"}, (
+    assert set(VARIANTS) == {"vegas", "texas", "rummy", "multiplayer", "dummy", "contract"}, (
         "a new variant needs its card-counter test below"
     )
 
@@ -175,6 +175,33 @@ def test_dummy_counter_values(page: Page, live_server: str) -> None:
     assert stored["contracts"] == ["Ann"]
     assert keeper.totals() == {"Ann": 0, "Bob": 135, "Cy": 50}
     assert engine_totals(keeper, game) == keeper.totals()
+
+
+def test_contract_counter_values_from_the_table_rules(page: Page, live_server: str) -> None:
+    keeper, night = start(page, live_server, ["Ann", "Bob", "Cy"])
+    game = keeper.new_game(
+        night,
+        "Contract Rummy",
+        ["Ann", "Bob", "Cy"],
+        settings={"Aces count": "20", "Jokers count": "30"},
+    )
+    expect(page.locator(".banner-main")).to_have_text("Deal 1 of 7 · two sets · 10 cards")
+    keeper.follow(keeper.link("Enter round 1"))
+    keeper.fill_round("Ann", {})
+    # 2-9 face value, 10 J Q K 10, aces and jokers as the table set them: 20 and 30.
+    keeper.tap_cards("Bob", [("7", 7), ("8", 8)])
+    shows(keeper, "Bob", "7 8", "= 15")
+    keeper.tap_cards("Bob", [("A", 20), ("JK", 30), ("Q", 10)])
+    shows(keeper, "Bob", "7 8 A JK Q", "= 75")
+    keeper.tap_cards("Cy", [("2", 2)])
+    shows(keeper, "Cy", "2", "= 2")
+    stored = saved_round(keeper, game, 1)
+    assert stored["hands"] == {"Bob": ["7", "8", "A", "JK", "Q"], "Cy": ["2"]}
+    assert keeper.totals() == {"Ann": 0, "Bob": 75, "Cy": 2}
+    assert engine_totals(keeper, game) == keeper.totals()
+    expect(page.locator(".banner-main")).to_have_text(
+        "Deal 2 of 7 · one set and one run · 10 cards"
+    )
 
 
 @pytest.mark.parametrize(

@@ -250,12 +250,37 @@ def dummy_games(draw: st.DrawFn, finish: bool = False) -> dict[str, Any]:
         record = _with_round(record, rnd)
 
 
+# ---------------------------------------------------------------------- Contract ---
+@st.composite
+def contract_games(draw: st.DrawFn, finish: bool = False) -> dict[str, Any]:
+    settings_: dict[str, Any] = {}
+    _common_settings(draw, settings_)
+    deals = draw(st.sampled_from([None, 6, 7, 3]))
+    if deals is not None:
+        settings_["deals"] = deals
+    if draw(st.booleans()):
+        settings_["ace_points"] = draw(st.sampled_from([1, 11, 15, 20]))
+    if draw(st.booleans()):
+        settings_["joker_points"] = draw(st.sampled_from([0, 15, 25, 50]))
+    names = NAMES[: draw(st.integers(2, 8))]
+    record = _record("contract", settings_, names, draw(st.none() | st.sampled_from(names)))
+    total = deals or 7
+    rounds = total if finish else draw(st.integers(0, total))
+    hand = _hand(VARIANTS["contract"].card_codes, 150)
+    for _ in range(rounds):
+        went_out = _went_out_or_nobody(draw, names)
+        hands = {n: draw(hand) for n in names if n != went_out}
+        record = _with_round(record, {"went_out": went_out, "hands": hands})
+    return record
+
+
 GAMES = {
     "vegas": vegas_games,
     "texas": texas_games,
     "rummy": rummy_games,
     "multiplayer": multiplayer_games,
     "dummy": dummy_games,
+    "contract": contract_games,
 }
 
 
@@ -379,6 +404,11 @@ def test_the_game_ends_when_the_rules_say(variant: str, data: st.DataObject) -> 
             assert standings.finished == reached
         if standings.finished:
             best = max(p.total for p in standings.players)
+            assert {p.name for p in standings.players if p.total == best} == set(standings.winners)
+    elif variant == "contract":
+        assert standings.finished == (rounds == parsed.deals)
+        if standings.finished:
+            best = min(p.total for p in standings.players)
             assert {p.name for p in standings.players if p.total == best} == set(standings.winners)
     elif variant == "dummy":
         done = [p for p in standings.players if p.contract == 13]

@@ -1,0 +1,206 @@
+"""Contract Rummy (the Liverpool / Shanghai family), as RULES.md describes it.
+
+Seven deals, each with a contract everyone must lay down before going out (two sets, then
+a set and a run, ...); 10 cards in the first four deals and 12 in the last three. Penalty
+points for what is left in hand, low total wins after the last deal. Tables differ, so the
+number of deals (6 for Liverpool, which drops the last), the cards of each deal and the
+values of aces and jokers are settings. Money: the generic buy-in and pot split.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .cards import JOKER, RANKS
+from .display import Column, Fact
+from .errors import RecordError
+from .record import Round
+from .settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec
+from .state import GameState, RoundResult
+from .variants import DeckAdvice, Variant, register
+
+if TYPE_CHECKING:
+    from .replay import NextRound
+
+#: Deal r's contract (RULES.md). A set is 3+ cards of one rank, a run 4+ in suit sequence.
+DEAL_CONTRACTS: tuple[str, ...] = (
+    "two sets",
+    "one set and one run",
+    "two runs",
+    "three sets",
+    "two sets and one run",
+    "one set and two runs",
+    "three runs",
+)
+#: The same, short enough for a column of the printed sheet.
+SHORT_CONTRACTS: tuple[str, ...] = (
+    "2 sets",
+    "set+run",
+    "2 runs",
+    "3 sets",
+    "2 sets+run",
+    "set+2 runs",
+    "3 runs",
+)
+MAX_DEALS = len(DEAL_CONTRACTS)
+
+
+class Contract(Variant):
+    name = "contract"
+    title = "Contract Rummy"
+    description = (
+        "Seven deals, each with a contract to lay down before going out: two sets, a set "
+        "and a run, ... three runs. Penalty points for what is left; low total wins."
+    )
+    players_advised = (3, 8)
+    settings_specs: ClassVar[tuple[SettingSpec, ...]] = (
+        SettingSpec(
+            "deals",
+            "Deals",
+            "whole",
+            "7, or 6 for Liverpool (which leaves out the last deal, three runs).",
+            low=1,
+            high=MAX_DEALS,
+        ),
+        SettingSpec(
+            "cards",
+            "Cards dealt in each deal",
+            "wholes",
+            "One number per deal, e.g. 10 10 10 10 12 12 12.",
+            low=1,
+            high=20,
+        ),
+        SettingSpec("ace_points", "Aces count", "whole", low=1, high=50),
+        SettingSpec("joker_points", "Jokers count", "whole", low=0, high=100),
+        BUY_IN,
+        POT_SPLIT,
+        CURRENCY,
+    )
+    defaults: ClassVar[Mapping[str, Any]] = {
+        "deals": 7,
+        "ace_points": 15,
+        "joker_points": 25,
+        "cards": (10, 10, 10, 10, 12, 12, 12),
+    }
+    card_codes = frozenset({*RANKS, JOKER})
+    round_head = "Deal"
+    wild_rule = "jokers"
+    setup_hint = (
+        "Everyone plays the same deal's contract; going out needs it laid down first. In the "
+        "last deal (three runs) you go out all at once, with no discard."
+    )
+    help_rules = (
+        "<strong>Contract Rummy</strong> plays the seven contracts of RULES.md in order, one "
+        "a deal, whatever each player laid down: two sets; a set and a run; two runs; three "
+        "sets; two sets and a run; a set and two runs; three runs (going out all at once, no "
+        "discard). Liverpool is the same game with six deals. A set is three or more cards of "
+        "one rank, a run four or more in suit sequence; jokers are wild.",
+        "<strong>Contract Rummy scoring:</strong> whoever goes out scores 0; every other hand "
+        "counts 2 to 9 at face value, tens and picture cards 10, aces and jokers as set (15 "
+        "and 25 by default). A deal nobody goes out of is allowed: every hand counts. The "
+        "lowest total after the last deal wins; a tie shares the place.",
+    )
+
+    # -- settings ---------------------------------------------------------------------
+    def check_settings(self, settings: Settings, raw: Mapping[str, Any]) -> None:
+        deals = settings.deals or MAX_DEALS
+        if len(settings.cards) < deals:
+            raise RecordError(
+                f"settings.cards gives {len(settings.cards)} deals' cards but the game has "
+                f"{deals} deals: give one number per deal",
+                field="cards",
+            )
+
+    def deals(self, settings: Settings) -> int:
+        return settings.deals or MAX_DEALS
+
+    # -- the deal -----------------------------------------------------------------------
+    def card_values(self, number: int, settings: Settings) -> dict[str, int]:
+        values = {r: int(r) for r in RANKS if r.isdigit()}
+        values.update({"10": 10, "J": 10, "Q": 10, "K": 10})
+        values.update({"A": settings.ace_points, JOKER: settings.joker_points})
+        return values
+
+    def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
+        cards = settings.cards
+        return cards[min(number, len(cards)) - 1]
+
+    def wild(self, number: int) -> list[str] | None:
+        return [JOKER]
+
+    def deck_advice(self, players: int, settings: Settings) -> DeckAdvice:
+        # RULES.md: two decks with 4 jokers for 3-5 players, three with 6 for 6-8; beyond,
+        # the same cards per player: three decks for every eight players.
+        decks = 2 if players <= 5 else max(3, math.ceil(players * 3 / 8))
+        return DeckAdvice(decks, 2 * decks)
+
+    def contract(self, number: int) -> str:
+        return DEAL_CONTRACTS[min(number, MAX_DEALS) - 1]
+
+    # -- the replay ---------------------------------------------------------------------
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
+        if result.number >= self.deals(settings):
+            self.finish(state)
+
+    # -- what the pages and printed sheets show -------------------------------------------
+    def play_rules(self, settings: Settings, players: int) -> list[Fact]:
+        deals = self.deals(settings)
+        cards = " ".join(str(c) for c in settings.cards[:deals])
+        return [
+            Fact("Deals", f"{deals}, lowest total wins"),
+            Fact("Cards", f"{cards} (deal by deal)"),
+            Fact("Aces", f"count {settings.ace_points}"),
+            Fact("Jokers", f"wild, count {settings.joker_points}"),
+        ]
+
+    def banner(self, nr: NextRound, settings: Settings) -> list[str]:
+        return [
+            f"Deal {nr.number} of {self.deals(settings)}",
+            self.contract(nr.number),
+            f"{nr.cards_per_player} cards",
+        ]
+
+    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
+        notes = super().banner_notes(nr, settings)
+        if nr.number == MAX_DEALS:
+            notes.append("Go out all at once, with no discard.")
+        return notes
+
+    def sheet_columns(self, rounds: int) -> list[Column]:
+        return [Column("Deal", 5, "right"), Column("Contract", 11), Column("Cards", 6, "right")]
+
+    def sheet_labels(
+        self, number: int, players: int, settings: Settings, wild: str | None
+    ) -> tuple[str, ...]:
+        return (
+            str(number),
+            SHORT_CONTRACTS[min(number, MAX_DEALS) - 1],
+            str(self.cards_per_player(number, players, settings)),
+        )
+
+    def blank_columns(self) -> list[Column]:
+        return [
+            Column("Deal", 4, "right", "num"),
+            Column("Contract", 19, "left", "text"),
+            Column("Cards", 5, "right", "num"),
+        ]
+
+    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
+        return [
+            (str(n), self.contract(n), str(self.cards_per_player(n, players, settings)))
+            for n in range(1, self.deals(settings) + 1)
+        ]
+
+    def blank_note(self, settings: Settings) -> str:
+        return (
+            "Whoever goes out scores 0; everyone else writes what is left in hand: 2 to 9 face "
+            f"value, 10 J Q K 10, aces {settings.ace_points}, jokers {settings.joker_points}. "
+            "Lowest total after the last deal wins."
+        )
+
+
+register(Contract())
