@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RecordError
@@ -30,9 +30,20 @@ class Transfer:
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
+    """Who pays whom at the end of a night.
+
+    ``people`` is each person's net: their games' balances, plus what was carried in from
+    an earlier night, rounded to the table's unit when it settles in whole units; the
+    transfers settle exactly these. ``games`` is the games' part alone, ``carried`` the
+    part carried in, ``rounding`` what the rounding added (all in cents)."""
+
     currency: str
     people: dict[str, int]
     transfers: tuple[Transfer, ...]
+    games: dict[str, int] = field(default_factory=dict)
+    carried: dict[str, int] = field(default_factory=dict)
+    rounding: dict[str, int] = field(default_factory=dict)
+    unit: int = 1
 
     def to_json(self) -> dict[str, Any]:
         return {"people": dict(self.people), "transfers": [t.to_json() for t in self.transfers]}
@@ -153,8 +164,48 @@ def _settle_group(group: list[tuple[str, int]]) -> list[Transfer]:
     return transfers
 
 
-def settle(standings: Iterable[Standings], currency: str = "USD") -> Settlement:
-    """Settle finished games (an unfinished game's pot has not been paid out)."""
+def round_to_unit(people: Mapping[str, int], unit: int) -> dict[str, int]:
+    """Nets rounded to whole ``unit`` cents (100: whole dollars) that still add up to zero.
+
+    Each net is rounded to the nearest unit (a half away from zero). When the rounded nets
+    do not add up to zero, the people whose nets were rounded the furthest are rounded the
+    other way, one unit each, until they do (largest remainder; a tie goes by name): nobody
+    moves more than one unit from their exact net, and the ledger still balances."""
+    if unit <= 1:
+        return dict(people)
+    if sum(people.values()) != 0:
+        raise RecordError("the balances do not settle: they do not add up to 0")
+
+    def nearest(amount: int) -> int:
+        q, r = divmod(abs(amount), unit)
+        whole = (q + (1 if 2 * r >= unit else 0)) * unit
+        return whole if amount >= 0 else -whole
+
+    rounded = {name: nearest(amount) for name, amount in people.items()}
+    off = sum(rounded.values()) // unit  # units too many (positive) or too few
+    if off:
+        step = -unit if off > 0 else unit
+        # Those rounded furthest in the direction of the excess go back first.
+        order = sorted(
+            people,
+            key=lambda n: (-(rounded[n] - people[n]) * (1 if off > 0 else -1), n.casefold()),
+        )
+        for name in order[: abs(off)]:
+            rounded[name] += step
+    assert sum(rounded.values()) == 0
+    return rounded
+
+
+def settle(
+    standings: Iterable[Standings],
+    currency: str = "USD",
+    *,
+    carried: Mapping[str, int] | None = None,
+    unit: int = 1,
+) -> Settlement:
+    """Settle finished games (an unfinished game's pot has not been paid out), with what
+    was carried in from an earlier night (``carried``: cents by person, adding up to 0),
+    in whole ``unit`` cents (1: to the cent)."""
     games = list(standings)
     for i, s in enumerate(games, 1):
         if not s.finished:
@@ -164,8 +215,20 @@ def settle(standings: Iterable[Standings], currency: str = "USD") -> Settlement:
             )
         if s.pot.currency != currency:
             raise RecordError(f"game {i} is played in {s.pot.currency} but the night in {currency}")
-    people = net_by_person(s.pot.balances for s in games)
-    return Settlement(currency, people, tuple(fewest_transfers(people)))
+    from_games = net_by_person(s.pot.balances for s in games)
+    carried = dict(carried or {})
+    exact = net_by_person([from_games, carried])
+    people = round_to_unit(exact, unit)
+    rounding = {n: people[n] - exact[n] for n in people if people[n] != exact[n]}
+    return Settlement(
+        currency,
+        people,
+        tuple(fewest_transfers(people)),
+        games=from_games,
+        carried={n: a for n, a in carried.items() if a},
+        rounding=rounding,
+        unit=unit,
+    )
 
 
 def parse_night(data: Any) -> tuple[str, list[Standings]]:
