@@ -96,6 +96,8 @@ class Night(db.Model):
     played_on: Mapped[date] = mapped_column(Date)
     currency: Mapped[str] = mapped_column(String(3), default="USD")
     paper: Mapped[str] = mapped_column(String(6), default="A4")
+    #: Settle up in whole units of this many cents (1: to the cent; 100: whole dollars).
+    settle_unit: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
@@ -117,18 +119,57 @@ class Night(db.Model):
     )
 
 
+class Regular(db.Model):
+    """Someone a keeper plays with, night after night. Each night's :class:`Person` is one
+    of the keeper's regulars; the game records keep the name each game was played with,
+    and the link is by identity, so renaming a regular rewrites nothing recorded. Merging
+    two entries for one person points the second's nights at the first."""
+
+    __tablename__ = "regulars"
+    __table_args__ = (UniqueConstraint("owner_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40))
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("regulars.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    handles: Mapped[list[PaymentHandle]] = relationship(
+        back_populates="regular", order_by="PaymentHandle.position", cascade="all, delete-orphan"
+    )
+
+
+class PaymentHandle(db.Model):
+    """How a regular likes to be paid: a PayPal.me, Venmo, Revolut or Cash App handle, an
+    IBAN, or a line of text (see :mod:`scorekeeper.payments`)."""
+
+    __tablename__ = "payment_handles"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    regular_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(12))
+    value: Mapped[str] = mapped_column(String(80))
+    position: Mapped[int] = mapped_column(Integer, default=0)
+
+    regular: Mapped[Regular] = relationship(back_populates="handles")
+
+
 class Person(db.Model):
-    """Someone on a night's roster; the same person across the night's games."""
+    """Someone on a night's roster, one of the keeper's regulars; the same person across
+    the night's games (the records use ``name``, the night's spelling)."""
 
     __tablename__ = "people"
     __table_args__ = (UniqueConstraint("night_id", "name_key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    regular_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"), index=True)
     name: Mapped[str] = mapped_column(String(40))
     name_key: Mapped[str] = mapped_column(String(40))
 
     night: Mapped[Night] = relationship(back_populates="people")
+    regular: Mapped[Regular] = relationship()
 
     def rename(self, name: str) -> None:
         self.name = name
@@ -203,6 +244,45 @@ class Seat(db.Model):
         if self.handicap:
             return {"name": self.person.name, "handicap": self.handicap}
         return self.person.name
+
+
+class TransferMark(db.Model):
+    """A transfer of a night's settlement marked paid (or unpaid again): every mark is kept,
+    with who made it and when; the latest one for a transfer says where it stands."""
+
+    __tablename__ = "transfer_marks"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    payer_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
+    payee_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
+    amount: Mapped[int] = mapped_column(Integer)  # cents
+    paid: Mapped[bool] = mapped_column(Boolean)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Carry(db.Model):
+    """A debt left unpaid on one night, carried into another: there the payer owes the
+    payee ``amount`` cents on top of the games, and the fewest transfers cover both. It can
+    be written off (kept, with who and when)."""
+
+    __tablename__ = "carries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    from_night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    to_night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    payer_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
+    payee_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
+    amount: Mapped[int] = mapped_column(Integer)  # cents, > 0
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    written_off_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    written_off_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+
+    payer: Mapped[Regular] = relationship(foreign_keys=[payer_id])
+    payee: Mapped[Regular] = relationship(foreign_keys=[payee_id])
+    from_night: Mapped[Night] = relationship(foreign_keys=[from_night_id])
 
 
 class Submission(db.Model):

@@ -32,6 +32,13 @@ from .rules import (
 )
 from .rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
 
+
+def new_person(night: Night, raw_name: str) -> Person:
+    from .regulars import new_person as make
+
+    return make(night, raw_name)
+
+
 # Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
 # no page of a night (which replays every game of it) can grow without bound.
 MAX_GAMES_PER_NIGHT = 50
@@ -237,13 +244,19 @@ def create_night(
         raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
     night = Night(owner=owner, name=name, played_on=played_on, currency=currency, paper=paper)
     db.session.add(night)
-    seen: set[str] = set()
+    seen: set[int] = set()
+    db.session.flush()  # the night's owner id, for its regulars
     for raw in people:
-        person_name = clean_name(raw, what="name")
-        if name_key(person_name) in seen:
-            raise Refused(f"{person_name} is listed twice")
-        seen.add(name_key(person_name))
-        night.people.append(Person(name=person_name, name_key=name_key(person_name)))
+        typed = clean_name(raw, what="name")
+        person = new_person(night, typed)
+        regular = person.regular
+        if name_key(person.name) in {p.name_key for p in night.people} or (
+            regular.id is not None and regular.id in seen
+        ):
+            raise Refused(f"{typed} is listed twice")
+        if regular.id is not None:
+            seen.add(regular.id)
+        night.people.append(person)
     _commit_created(owner, submission, "night", night)
     return night
 
@@ -257,10 +270,12 @@ def _check_room_for_people(night: Night, adding: int = 1) -> None:
 def add_person(night: Night, raw_name: str, *, user: User, submission: str | None = None) -> Person:
     _check_new(user, submission)
     person_name = clean_name(raw_name, what="name")
-    if any(p.name_key == name_key(person_name) for p in night.people):
+    person = new_person(night, person_name)
+    if any(
+        p.name_key == person.name_key or p.regular_id == person.regular.id for p in night.people
+    ):
         raise Refused(f"{person_name} is already on tonight's list")
     _check_room_for_people(night)
-    person = Person(name=person_name, name_key=name_key(person_name))
     night.people.append(person)
     try:
         _commit_created(user, submission, "person", person)
@@ -276,7 +291,10 @@ def find_or_add_person(night: Night, raw_name: str) -> Person:
         if p.name_key == name_key(person_name):
             return p
     _check_room_for_people(night)
-    person = Person(name=person_name, name_key=name_key(person_name))
+    person = new_person(night, person_name)
+    for p in night.people:
+        if p.regular_id is not None and p.regular_id == person.regular.id:
+            return p  # the same regular under the night's spelling
     night.people.append(person)
     return person
 

@@ -385,9 +385,22 @@ def test_a_person_added_by_two_phones_at_once_is_a_sentence(keeper, client, app,
     def other_phone_adds_bob(n, adding=1):
         real(n, adding)
         with db.engine.begin() as conn:
+            owner = conn.execute(
+                text("SELECT owner_id FROM nights WHERE id = :n"), {"n": night}
+            ).scalar_one()
+            regular = conn.execute(
+                text(
+                    "INSERT INTO regulars (owner_id, name, name_key, created_at) "
+                    "VALUES (:o, 'Bob', 'bob', CURRENT_TIMESTAMP) RETURNING id"
+                ),
+                {"o": owner},
+            ).scalar_one()
             conn.execute(
-                text("INSERT INTO people (night_id, name, name_key) VALUES (:n, 'Bob', 'bob')"),
-                {"n": night},
+                text(
+                    "INSERT INTO people (night_id, regular_id, name, name_key) "
+                    "VALUES (:n, :r, 'Bob', 'bob')"
+                ),
+                {"n": night, "r": regular},
             )
 
     monkeypatch.setattr(services, "_check_room_for_people", other_phone_adds_bob)

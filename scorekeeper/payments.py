@@ -1,0 +1,138 @@
+"""Payment handles and the pay links made from them: pure, no Flask, no database.
+
+A regular may give a PayPal.me, Venmo, Revolut or Cash App handle, an IBAN, or a line of
+text. A transfer of the night's settlement offers the payee's handles: as a link that opens
+the payment with the amount filled in where the service takes one in a link, and in the
+night's currency only where the service takes that currency; otherwise the handle (or
+IBAN, or text) to copy, with the amount beside it.
+
+The link formats, and why:
+
+- PayPal.me: ``https://paypal.me/<name>/<amount><CUR>`` (``12.50EUR``): PayPal's own short
+  link takes the amount and its currency, and PayPal takes all the app's currencies but
+  the yen (the app keeps money in hundredths, which the yen does not have).
+- Venmo: ``https://venmo.com/<user>?txn=pay&amount=12.50&note=...``: US dollars only.
+- Cash App: ``https://cash.app/$<cashtag>/12.50``: US dollars only.
+- Revolut: ``https://revolut.me/<username>``: any currency, but the amount is typed by the
+  payer (a revolut.me link does not carry one), so the amount is shown beside it.
+- IBAN and text: nothing to open; copied, with the amount.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import quote, urlencode
+
+HandleKind = Literal["paypal", "venmo", "revolut", "cashapp", "iban", "text"]
+
+KINDS: dict[str, str] = {
+    "paypal": "PayPal.me",
+    "venmo": "Venmo",
+    "revolut": "Revolut",
+    "cashapp": "Cash App",
+    "iban": "IBAN",
+    "text": "Other (text)",
+}
+# The currencies each link service takes in a link; None: any (the amount is not in it).
+LINK_CURRENCIES: dict[str, frozenset[str] | None] = {
+    "paypal": frozenset(
+        {"USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "MXN"}
+    ),
+    "venmo": frozenset({"USD"}),
+    "cashapp": frozenset({"USD"}),
+    "revolut": None,
+}
+_PATTERNS = {
+    "paypal": (r"[A-Za-z0-9]{1,20}", "a PayPal.me name is letters and digits, at most 20"),
+    "venmo": (r"[A-Za-z0-9_-]{5,30}", "a Venmo username is 5 to 30 letters, digits, - or _"),
+    "cashapp": (r"[A-Za-z][A-Za-z0-9]{0,19}", "a $cashtag is a letter then letters or digits"),
+    "revolut": (r"[A-Za-z0-9._-]{3,30}", "a Revolut username is 3 to 30 letters or digits"),
+}
+
+
+class HandleError(ValueError):
+    """A handle that is not one: the message says what it should look like."""
+
+
+def clean_handle(kind: str, raw: str) -> str:
+    """The handle as stored, or HandleError with a sentence."""
+    if kind not in KINDS:
+        raise HandleError("choose how to pay: PayPal.me, Venmo, Revolut, Cash App, IBAN or text")
+    text = " ".join((raw or "").split())
+    if not text:
+        raise HandleError("give the handle")
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in raw):
+        raise HandleError("the handle contains control characters")
+    if kind in _PATTERNS:
+        text = text.removeprefix("@").removeprefix("$")
+        text = re.sub(
+            r"^(https?://)?(www\.)?(paypal\.me|venmo\.com|cash\.app|revolut\.me)/", "", text
+        )
+        text = text.removeprefix("u/").removeprefix("$").split("/")[0]
+        pattern, why = _PATTERNS[kind]
+        if not re.fullmatch(pattern, text):
+            raise HandleError(why)
+        return text
+    if kind == "iban":
+        iban = re.sub(r"[\s-]", "", text).upper()
+        if not re.fullmatch(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}", iban) or not _iban_ok(iban):
+            raise HandleError("that is not a valid IBAN (check the digits)")
+        return " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
+    if len(text) > 80:
+        raise HandleError("at most 80 characters")
+    return text
+
+
+def _iban_ok(iban: str) -> bool:
+    """The IBAN check digits (ISO 13616: the number mod 97 is 1)."""
+    moved = iban[4:] + iban[:4]
+    digits = "".join(str(int(ch, 36)) for ch in moved)
+    return int(digits) % 97 == 1
+
+
+@dataclass(frozen=True, slots=True)
+class PayOption:
+    """One way to pay a transfer: a link to open, or a text to copy."""
+
+    kind: str
+    label: str  # "PayPal.me", "IBAN"...
+    handle: str
+    url: str | None  # None: copy ``handle``
+    amount_in_link: bool
+
+
+def amount_text(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def pay_options(
+    handles: list[tuple[str, str]], cents: int, currency: str, note: str = ""
+) -> list[PayOption]:
+    """The ways to pay ``cents`` in ``currency`` to someone with these (kind, handle): a
+    link service that cannot take the currency is not offered."""
+    out = []
+    for kind, handle in handles:
+        label = KINDS.get(kind, kind)
+        if kind in LINK_CURRENCIES:
+            takes = LINK_CURRENCIES[kind]
+            if takes is not None and currency not in takes:
+                continue
+            url = _link(kind, handle, cents, currency, note)
+            out.append(PayOption(kind, label, handle, url, takes is not None))
+        else:
+            out.append(PayOption(kind, label, handle, None, False))
+    return out
+
+
+def _link(kind: str, handle: str, cents: int, currency: str, note: str) -> str:
+    amount = amount_text(cents)
+    if kind == "paypal":
+        return f"https://paypal.me/{quote(handle)}/{amount}{currency}"
+    if kind == "venmo":
+        query = {"txn": "pay", "amount": amount, **({"note": note} if note else {})}
+        return f"https://venmo.com/{quote(handle)}?{urlencode(query)}"
+    if kind == "cashapp":
+        return f"https://cash.app/${quote(handle)}/{amount}"
+    return f"https://revolut.me/{quote(handle)}"

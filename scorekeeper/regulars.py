@@ -1,0 +1,166 @@
+"""A keeper's regulars: the people they play with, night after night.
+
+Each night's person is one of the keeper's regulars. A name typed on a night is matched
+forgivingly to a regular (capitals, spacing, invisible characters, accents and punctuation
+ignored: "zoe" finds "Zoë", "Bob." finds "Bob"); a name nobody matches makes a new regular.
+Renaming a regular renames nothing recorded: the game records keep the name each game was
+played with, and the link is by identity. Two entries for one person can be merged.
+
+Every function that changes data is one transaction (``services.transaction``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from sqlalchemy import select, update
+
+from .extensions import db
+from .models import Carry, Night, PaymentHandle, Person, Regular, TransferMark, User
+from .payments import HandleError, clean_handle
+from .rules import name_key
+from .rules.record import clean_name
+from .services import Conflict, Refused, _commit_plain, transaction
+
+MAX_HANDLES = 6
+
+
+def match_key(name: str) -> str:
+    """A name as it is matched forgivingly: its name key without accents or punctuation."""
+    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    kept = "".join(
+        ch for ch in decomposed if not unicodedata.combining(ch) and (ch.isalnum() or ch.isspace())
+    )
+    return " ".join(kept.split())
+
+
+def regulars_of(owner_id: int) -> list[Regular]:
+    """The keeper's regulars (merged entries left out), by name."""
+    found = db.session.scalars(
+        select(Regular).where(Regular.owner_id == owner_id, Regular.merged_into_id.is_(None))
+    ).all()
+    return sorted(found, key=lambda r: r.name_key)
+
+
+def find_regular(owner_id: int, name: str) -> Regular | None:
+    """The regular a typed name means: the same name, else the one regular it matches
+    forgivingly; a merged entry leads to the regular it was merged into."""
+    regular = db.session.scalar(
+        select(Regular).where(Regular.owner_id == owner_id, Regular.name_key == name_key(name))
+    )
+    if regular is None:
+        key = match_key(name)
+        candidates = [r for r in regulars_of(owner_id) if match_key(r.name) == key]
+        regular = candidates[0] if len(candidates) == 1 else None
+    while regular is not None and regular.merged_into_id is not None:
+        regular = db.session.get(Regular, regular.merged_into_id)
+    return regular
+
+
+def regular_for(owner_id: int, name: str) -> Regular:
+    """The keeper's regular for a name typed on a night, made when there is none (added to
+    the session, committed with the change that needs it)."""
+    found = find_regular(owner_id, name)
+    if found is not None:
+        return found
+    regular = Regular(owner_id=owner_id, name=name, name_key=name_key(name))
+    db.session.add(regular)
+    return regular
+
+
+def new_person(night: Night, raw_name: str) -> Person:
+    """A person for the night's list, linked to the keeper's regular; a name matched
+    forgivingly takes the regular's spelling."""
+    typed = clean_name(raw_name, what="name")
+    regular = regular_for(night.owner_id, typed)
+    name = regular.name if regular.id is not None else typed
+    return Person(name=name, name_key=name_key(name), regular=regular)
+
+
+# ----------------------------------------------------------------------- changes ---
+@transaction
+def add_regular(owner: User, raw_name: str) -> Regular:
+    name = clean_name(raw_name, what="name")
+    if find_regular(owner.id, name) is not None:
+        raise Refused(f"{name} is already one of your regulars")
+    regular = Regular(owner_id=owner.id, name=name, name_key=name_key(name))
+    db.session.add(regular)
+    try:
+        db.session.flush()
+    except Exception:
+        raise Conflict from None
+    _commit_plain()
+    return regular
+
+
+@transaction
+def rename_regular(regular: Regular, raw_name: str) -> None:
+    """The regular's name from now on; what was recorded keeps the names played with."""
+    name = clean_name(raw_name, what="name")
+    taken = db.session.scalar(
+        select(Regular).where(
+            Regular.owner_id == regular.owner_id,
+            Regular.name_key == name_key(name),
+            Regular.id != regular.id,
+        )
+    )
+    if taken is not None:
+        raise Refused(f"{taken.name} is already one of your regulars: merge them instead")
+    regular.name = name
+    regular.name_key = name_key(name)
+    _commit_plain()
+
+
+@transaction
+def merge_regulars(keep: Regular, gone: Regular) -> None:
+    """``gone`` was the same person as ``keep``: their nights, payment handles, marks and
+    carried debts become ``keep``'s. Refused when both played on one night (then they
+    are two people)."""
+    if keep.id == gone.id or keep.owner_id != gone.owner_id:
+        raise Refused("choose two different regulars")
+    both = db.session.scalar(
+        select(Night.name)
+        .join(Person, Person.night_id == Night.id)
+        .where(Person.regular_id == gone.id)
+        .where(Night.id.in_(select(Person.night_id).where(Person.regular_id == keep.id)))
+        .limit(1)
+    )
+    if both is not None:
+        raise Refused(f"{keep.name} and {gone.name} both played on {both}: they are two people")
+    db.session.execute(
+        update(Person).where(Person.regular_id == gone.id).values(regular_id=keep.id)
+    )
+    for model in (TransferMark, Carry):
+        for column in ("payer_id", "payee_id"):
+            db.session.execute(
+                update(model).where(getattr(model, column) == gone.id).values({column: keep.id})
+            )
+    have = {(h.kind, h.value) for h in keep.handles}
+    for handle in list(gone.handles):
+        if (handle.kind, handle.value) not in have and len(keep.handles) < MAX_HANDLES:
+            keep.handles.append(PaymentHandle(kind=handle.kind, value=handle.value,
+                                              position=len(keep.handles)))  # fmt: skip
+    gone.merged_into_id = keep.id
+    _commit_plain()
+
+
+@transaction
+def set_handles(regular: Regular, handles: Sequence[tuple[str, str]]) -> None:
+    """Replace the regular's payment handles (kind, handle), in the order given; raises
+    Refused naming the bad one, changing nothing."""
+    cleaned = []
+    for i, (kind, raw) in enumerate(handles, 1):
+        if not (raw or "").strip():
+            continue
+        try:
+            cleaned.append((kind, clean_handle(kind, raw)))
+        except HandleError as exc:
+            raise Refused(f"payment handle {i}: {exc}") from None
+    if len(cleaned) > MAX_HANDLES:
+        raise Refused(f"at most {MAX_HANDLES} ways to pay")
+    regular.handles.clear()
+    db.session.flush()
+    for position, (kind, value) in enumerate(cleaned):
+        regular.handles.append(PaymentHandle(kind=kind, value=value, position=position))
+    _commit_plain()
