@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..rules import Standings, format_cents, settle
+from ..rules import Settlement, Standings, format_cents, settle
 from .common import PotSummary, names_text, pot_summary, signed_cents
 
 
@@ -38,6 +38,32 @@ class PersonNet:
 
 
 @dataclass(frozen=True, slots=True)
+class CarriedDebt:
+    """A debt left unpaid on an earlier night, carried into this one."""
+
+    payer: str
+    payee: str
+    amount: int  # cents
+    source: str  # where it comes from: "Friday, 2026-11-13"
+
+    def sentence(self, currency: str) -> str:
+        money = format_cents(self.amount, currency)
+        return f"{self.payer} owed {self.payee} {money} from {self.source}"
+
+
+def rounding_rule(unit: int, currency: str) -> str | None:
+    """The rule for settling in whole units, in words (None: to the cent)."""
+    if unit <= 1:
+        return None
+    step = format_cents(unit, currency)
+    return (
+        f"Settled in steps of {step}: each net is rounded to the nearest {step}; where that "
+        "leaves the total off, those rounded the furthest are rounded the other way, so what "
+        "is paid still adds up to what is received."
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class NightSummary:
     """The payout summary of a night; the web app renders it with
     ``templates/reports/_summary.html`` (plain data and Jinja built-ins only)."""
@@ -50,6 +76,9 @@ class NightSummary:
     transfers: tuple[str, ...]  # "Bob pays Ann $7.00"
     unsettled: tuple[str, ...]  # the games left out of the settlement, in words
     settled_games: int
+    settlement: Settlement
+    carried: tuple[str, ...] = ()  # the debts carried in, in words
+    rounding: str | None = None  # the rule for whole units, in words
 
     @property
     def title(self) -> str:
@@ -59,13 +88,26 @@ class NightSummary:
     def kicker(self) -> str:
         return " · ".join(x for x in (self.night_name, self.date) if x)
 
+    @property
+    def games_with_money(self) -> tuple[GameMoney, ...]:
+        """The games that had stakes (the text for the chat leaves the others out)."""
+        return tuple(g for g in self.games if not g.pot.empty)
+
 
 def night_summary_context(
-    night_name: str, date: str | None, currency: str, games: Sequence[tuple[str, Standings]]
+    night_name: str,
+    date: str | None,
+    currency: str,
+    games: Sequence[tuple[str, Standings]],
+    *,
+    carried: Sequence[CarriedDebt] = (),
+    unit: int = 1,
 ) -> NightSummary:
     """Each game's pot, each person's net and the fewest transfers; unfinished games are
-    listed as not settled and left out. Raises RecordError when a finished game is played
-    in another currency than the night."""
+    listed as not settled and left out. Debts carried in from earlier nights join the
+    settlement; a table settling in whole units has its nets rounded (the rule in words).
+    Raises RecordError when a finished game is played in another currency than the
+    night."""
     money = []
     unsettled = []
     for i, (title, s) in enumerate(games, 1):
@@ -91,7 +133,11 @@ def night_summary_context(
             )
         )
     finished = [s for _, s in games if s.finished]
-    settlement = settle(finished, currency)
+    balances: dict[str, int] = {}
+    for debt in carried:
+        balances[debt.payer] = balances.get(debt.payer, 0) - debt.amount
+        balances[debt.payee] = balances.get(debt.payee, 0) + debt.amount
+    settlement = settle(finished, currency, carried=balances, unit=unit)
     people = sorted(settlement.people.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
     nets = []
     for name, net in people:
@@ -112,4 +158,7 @@ def night_summary_context(
         transfers=tuple(t.sentence(currency) for t in settlement.transfers),
         unsettled=tuple(unsettled),
         settled_games=len(finished),
+        settlement=settlement,
+        carried=tuple(d.sentence(currency) for d in carried),
+        rounding=rounding_rule(unit, currency),
     )

@@ -221,12 +221,22 @@ def test_night_summary_settles_finished_games_only() -> None:
 
 
 def test_night_summary_text_for_a_group_chat() -> None:
+    """Who pays whom first (issue 11), then the nets, then the games with money."""
     currency, games = night()
     text = night_summary_text("Friday night", "2026-11-22", currency, games)
     assert (
         text
         == """\
 Payout summary: Friday night · 2026-11-22
+
+Settle up:
+- Bob pays Ann $7.00
+- Cy pays Ann $2.60
+
+Net for the night:
+- Ann +$9.60
+- Cy -$2.60
+- Bob -$7.00
 
 Game 1 · Vegas Rummy: Winner: Ann. Pot $8.00.
 - Ann: paid in $2.00, received $5.60, net +$3.60
@@ -240,18 +250,17 @@ Game 2 · Rummy: Winner: Ann. Pot $9.00.
 
 Game 3 · Texas Rummy: In progress after 5 rounds: not settled. The pot holds $1.00.
 
-Net for the night:
-- Ann +$9.60
-- Cy -$2.60
-- Bob -$7.00
-
-Settle up:
-- Bob pays Ann $7.00
-- Cy pays Ann $2.60
-
 Not settled: Game 3, in progress after 5 rounds (its pot of $1.00 is left out).
 """
     )
+
+
+def test_the_chat_text_leaves_out_games_with_no_money() -> None:
+    free = load_game({"variant": "rummy", "players": ["Ann", "Bob"], "settings": {"deals": 1},
+                      "rounds": [{"went_out": "Ann", "hands": {"Bob": 5}}]})  # fmt: skip
+    text = night_summary_text("Tuesday", None, "USD", [("Free game", free)])
+    assert "Free game" not in text
+    assert "nobody owes anybody anything" in text
 
 
 def test_a_night_with_nothing_finished_has_nothing_to_settle() -> None:
