@@ -94,7 +94,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     web.init_app(app)
     cli.init_app(app)
+    _shared_cache(app)
     return app
+
+
+def _shared_cache(app: Flask) -> None:
+    """A cache of rendered documents shared by every worker and host (Flask-Caching), when
+    ``CACHE_TYPE`` is configured, e.g. ``SCOREKEEPER_CACHE_TYPE=RedisCache`` and
+    ``SCOREKEEPER_CACHE_REDIS_URL=redis://127.0.0.1:6379/0``. Without it each worker keeps
+    its own cache in memory (scorekeeper/cache.py), and no other service is needed."""
+    if not app.config.get("CACHE_TYPE"):
+        return
+    from flask_caching import Cache
+
+    app.config.setdefault("CACHE_DEFAULT_TIMEOUT", 24 * 60 * 60)
+    app.config.setdefault("CACHE_KEY_PREFIX", "scorekeeper:")
+    app.extensions["scorekeeper_shared_cache"] = Cache(app)
 
 
 def _sqlalchemy_url(url: str) -> str:

@@ -1,16 +1,26 @@
-"""A least-recently-used cache bounded by bytes, safe across threads.
+"""The app's caches: least recently used out first, bounded by bytes, safe across threads.
 
-Every cache of the app is one of these, so none can grow with what keepers store: the
-replayed standings of games and the rendered PDFs. Sizes are what the caller says an entry
-costs (a PDF its length; a replay about 16 bytes per byte of its record's JSON, measured
-with tracemalloc in tests/rules/test_cache.py)."""
+Every cache of the app is a ``ByteBoundedCache`` in the worker's memory, so none can grow
+with what keepers store: the replayed standings of games, the rendered sheets and PDFs.
+Sizes are what the caller says an entry costs (a PDF its length; a replay about 16 bytes
+per byte of its record's JSON, measured with tracemalloc in tests/rules/test_cache.py).
+
+Rendered documents (``DocumentCache``: PDFs, the sheet's grid) can instead be shared by
+every worker and host through Flask-Caching, when ``CACHE_TYPE`` is configured (for
+example ``RedisCache`` with ``CACHE_REDIS_URL``; see the README's deploy section). The
+keys name the stored state of what they render (game, version, templates), so a shared
+entry is never stale: a change makes a new key, and old keys age out by the backend's
+timeout. Replays stay per worker: they are Python objects, cheaper to rebuild than to
+unpickle."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+from flask import current_app, has_app_context
 
 V = TypeVar("V")
 
@@ -73,3 +83,43 @@ class ByteBoundedCache(Generic[V]):
 
     def __contains__(self, key: object) -> bool:
         return key in self._entries
+
+
+class DocumentCache:
+    """Rendered documents by string key: the worker's own ``ByteBoundedCache`` (by
+    default), or the shared Flask-Caching backend when the app configured one."""
+
+    def __init__(self, name: str, max_bytes: int, max_entries: int) -> None:
+        self.name = name
+        self.local: ByteBoundedCache[Any] = ByteBoundedCache(max_bytes, max_entries)
+
+    @staticmethod
+    def _shared() -> Any:
+        if not has_app_context():
+            return None
+        return current_app.extensions.get("scorekeeper_shared_cache")
+
+    def get(self, key: str) -> Any:
+        shared = self._shared()
+        if shared is not None:
+            return shared.get(f"{self.name}:{key}")
+        return self.local.get(key)
+
+    def put(self, key: str, value: Any, size: int) -> None:
+        shared = self._shared()
+        if shared is not None:
+            if size <= self.local.max_bytes:  # the same bound on what one entry may cost
+                shared.set(f"{self.name}:{key}", value)
+            return
+        self.local.put(key, value, size)
+
+    def get_or_make(self, key: str, make: Callable[[], tuple[Any, int]]) -> Any:
+        found = self.get(key)
+        if found is not None:
+            return found
+        value, size = make()
+        self.put(key, value, size)
+        return value
+
+    def clear(self) -> None:
+        self.local.clear()

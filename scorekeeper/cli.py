@@ -14,17 +14,15 @@ import click
 from flask import Flask
 
 from .rules import RecordError, load_game, settle_night
+from .rules.record import read_json
 
 
 def _read_json(stream: Any) -> Any:
     try:
-        return json.load(stream)
-    except json.JSONDecodeError as exc:
-        raise RecordError(
-            f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-        ) from exc
+        text = stream.read()
     except UnicodeDecodeError as exc:
         raise RecordError("not a text file: a record is JSON in UTF-8") from exc
+    return read_json(text)
 
 
 def _fail(exc: Exception) -> None:

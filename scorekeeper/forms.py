@@ -17,6 +17,7 @@ from wtforms import (
     HiddenField,
     PasswordField,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
 )
@@ -33,6 +34,7 @@ from wtforms.validators import (
     Regexp,
     ValidationError,
 )
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from .rules.cards import normalise_code
 from .rules.record import MAX_HAND_POINTS, MAX_NAME_LENGTH
@@ -213,6 +215,13 @@ class PasswordChangeForm(FlaskForm):
 
 
 class NightForm(OneTimeForm):
+    regulars = SelectMultipleField(
+        "Your regulars",
+        choices=[],
+        validate_choice=False,
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+    )
     name = StringField(
         "Name",
         validators=[

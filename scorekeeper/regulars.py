@@ -82,8 +82,9 @@ def new_person(night: Night, raw_name: str) -> Person:
 @transaction
 def add_regular(owner: User, raw_name: str) -> Regular:
     name = clean_name(raw_name, what="name")
-    if find_regular(owner.id, name) is not None:
-        raise Refused(f"{name} is already one of your regulars")
+    found = find_regular(owner.id, name)
+    if found is not None:
+        raise Refused(f"{found.name} is already one of your regulars")
     regular = Regular(owner_id=owner.id, name=name, name_key=name_key(name))
     db.session.add(regular)
     try:

@@ -9,17 +9,28 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, datetime
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from .cache import ByteBoundedCache
 from .extensions import db
-from .models import Edit, Game, GameRound, Night, Person, Seat, Submission, User, utcnow
+from .models import (
+    Edit,
+    Game,
+    GameRound,
+    Night,
+    Person,
+    Seat,
+    Submission,
+    User,
+    UserSession,
+    utcnow,
+)
 from .rules import (
     GameRecord,
     RecordError,
@@ -30,7 +41,7 @@ from .rules import (
     parse_round,
     replay,
 )
-from .rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
+from .rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name, read_json
 
 
 def new_person(night: Night, raw_name: str) -> Person:
@@ -151,18 +162,78 @@ def load_game(game_id: int, owner: User, *, deleted: bool = False) -> Game | Non
     return db.session.scalars(query).first()
 
 
-def game_version(game_id: int, owner: User) -> int | None:
-    """One small query: the game's version, if it is the owner's (for conditional GETs)."""
-    return db.session.scalar(
-        select(Game.version)
-        .join(Night)
-        .where(
-            Game.id == game_id,
-            Night.owner_id == owner.id,
-            Game.deleted_at.is_(None),
-            Night.deleted_at.is_(None),
-        )
-    )
+@dataclass(frozen=True, slots=True)
+class GameStamp:
+    """One stored state of one keeper's game, read in one indexed query: who asks, the
+    game's version and what its documents print beside the record (night, date, paper).
+    ``key`` names the state for every cache of what is drawn from it (rendered sheet,
+    PDFs): the version changes with every change to the record (see ``_bump``), and the
+    creation time keeps a game id reused by another database (tests) from matching."""
+
+    user: User
+    game_id: int
+    night_id: int
+    version: int
+    created_at: datetime
+    variant: str
+    night_name: str
+    played_on: date
+    paper: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.game_id}.{self.created_at.timestamp():.6f}.{self.version}"
+
+
+_STAMP_COLUMNS = (
+    User,
+    Game.id,
+    Game.night_id,
+    Game.version,
+    Game.created_at,
+    Game.variant,
+    Night.name,
+    Night.played_on,
+    Night.paper,
+)
+_LIVE_GAME = (
+    Game.id == bindparam("game_id"),
+    Game.deleted_at.is_(None),
+    Night.deleted_at.is_(None),
+)
+# Built once: the statement is compiled once per process, then only its values change.
+_STAMP_BY_TOKEN = (
+    select(*_STAMP_COLUMNS)
+    .join(UserSession, UserSession.user_id == User.id)
+    .join(Night, Night.owner_id == User.id)
+    .join(Game, Game.night_id == Night.id)
+    .where(UserSession.token == bindparam("token"), UserSession.expires_at > bindparam("now"))
+    .where(*_LIVE_GAME)
+)
+_STAMP_BY_USER = (
+    select(*_STAMP_COLUMNS)
+    .join(Night, Night.owner_id == User.id)
+    .join(Game, Game.night_id == Night.id)
+    .where(User.id == bindparam("user_id"))
+    .where(*_LIVE_GAME)
+)
+
+
+def game_stamp(
+    game_id: int, *, token: str | None = None, user: User | None = None
+) -> GameStamp | None:
+    """The state of a live game of the user behind a login ``token`` (the session's user
+    and the game in one query: owner, version and labels together) or of ``user``; None
+    when there is no such login, or the game is not theirs or is deleted."""
+    if token is not None:
+        row = db.session.execute(
+            _STAMP_BY_TOKEN, {"token": token, "now": utcnow(), "game_id": game_id}
+        ).first()
+    elif user is not None:
+        row = db.session.execute(_STAMP_BY_USER, {"user_id": user.id, "game_id": game_id}).first()
+    else:
+        return None
+    return None if row is None else GameStamp(*row)
 
 
 def load_night(night_id: int, owner: User, *, deleted: bool = False) -> Night | None:
@@ -566,6 +637,29 @@ class RoundPlan:
         else:
             rounds[self.number - 1] = self.round
         return self.base.with_rounds(rounds)
+
+
+def import_game(night: Night, text: str, *, user: User, submission: str | None) -> Game:
+    """A game record (JSON text) as a new game of the night, checked whole by replay: the
+    record's currency must be the night's. Idempotent per ``submission``."""
+    data = read_json(text)
+    record = GameRecord.from_json(data)
+    if record.settings.currency != night.currency:
+        raise RecordError(
+            f"the record is in {record.settings.currency} but this night is in {night.currency}"
+        )
+    given = frozenset((data.get("settings") or {}) if isinstance(data, dict) else {})
+    return create_game(
+        night,
+        variant=record.variant,
+        players=[(p.name, p.handicap) for p in record.players],
+        first_dealer=record.first_dealer,
+        settings=record.settings.to_json(given | {"currency"}),
+        rounds=[r.to_json() for r in record.rounds],
+        user=user,
+        action="import",
+        submission=submission,
+    )
 
 
 def plan_round(game: Game, round_data: dict[str, Any], *, number: int | None) -> RoundPlan:

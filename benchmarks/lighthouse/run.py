@@ -1,5 +1,6 @@
-"""Lighthouse (mobile, simulated throttling) on three pages of a freshly seeded Scorekeeper:
-the sign-in page, a night, and the sheet of a ten-player, sixty-round Vegas game.
+"""Lighthouse (mobile, simulated throttling) on four pages of a freshly seeded Scorekeeper:
+the sign-in page, a night, the sheet of a ten-player, sixty-round Vegas game, and the
+players' live view of that game (no login).
 
 Run through run.sh, which installs Lighthouse first. Steps: a fresh directory under /tmp
 holds the SQLite database (seed.py fills it); gunicorn serves the app as README.md's
@@ -162,6 +163,9 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the /tmp instance")
     parser.add_argument("--runs", type=int, default=3, help="audits per page (median kept)")
     parser.add_argument(
+        "--pages", nargs="*", default=[], help="audit only these (sign-in night sheet live)"
+    )
+    parser.add_argument(
         "--gzip", action="store_true",
         help="serve through gzipped.py, as behind a proxy that compresses (not the default "
         "deploy: README.md's gunicorn sends everything uncompressed)",
@@ -200,7 +204,9 @@ def main() -> int:
             ("sign-in", "/login", None),
             ("night", f"/nights/{seed['night']}", seed["cookie"]),
             ("sheet 10x60", f"/games/{seed['game']}", seed["cookie"]),
+            ("live 10x60", seed["live"], None),
         ]
+        pages = [p for p in pages if not args.pages or p[0].split()[0] in args.pages]
         for name, path, cookie in pages:
             warm_up(base + path, cookie)
             out = args.reports / f"{name.split()[0]}{'-gzip' if args.gzip else ''}.json"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Lighthouse on the sign-in page, a night and the sheet of a long game: see README.md.
+# Lighthouse on the sign-in page, a night, the sheet of a long game and its live view:
+# see README.md.
 #   benchmarks/lighthouse/run.sh            # install Lighthouse if needed, seed, serve, audit
 #   benchmarks/lighthouse/run.sh --keep     # keep the /tmp instance (database, gunicorn log)
 # Needs Node >= 18.16 with npm, Chromium at /usr/bin/chromium (or CHROME_PATH) and the

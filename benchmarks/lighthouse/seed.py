@@ -1,11 +1,13 @@
 """Seed a fresh Scorekeeper database for the Lighthouse run and print what run.py needs.
 
-    seed.py DATABASE_URI SECRET_KEY   ->   {"night": 1, "game": 1, "cookie": "session=..."}
+    seed.py DATABASE_URI SECRET_KEY   ->   {"night": 1, "game": 1, "live": "/live/...",
+                                            "cookie": "session=..."}
 
 The database is migrated from empty; a keeper signs up through the app (so the session
 and remember cookies are real ones, signed with SECRET_KEY, valid in the server started
 with the same key); the night and the long game are made with the app's services: ten
-players of Vegas Rummy, sixty rounds, re-buys and flipped wild cards included.
+players of Vegas Rummy, sixty rounds, re-buys and flipped wild cards included. The game is
+shown to players (its live link, read with no cookie).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from datetime import date
 from flask_migrate import upgrade
 from sqlalchemy import select
 
-from scorekeeper import create_app, services
+from scorekeeper import create_app, live, services
 from scorekeeper.extensions import db
 from scorekeeper.models import Night, User
 
@@ -83,9 +85,12 @@ def main(uri: str, secret_key: str) -> dict[str, object]:
                 # Only one player left under the max: the game would end. Smaller hands.
                 services.remove_last_round(game, expected_version=None, submission=None, user=user)
             assert not standings.finished, f"round {number} ends the game"
-        ids = {"night": night.id, "game": game.id}
+        link = live.open_link(game_id=game.id)
+        ids = {"night": night.id, "game": game.id, "live": f"/live/{link.token}"}
     cookies = [f"{name}={client.get_cookie(name).value}" for name in ("session", "remember_token")]
     check = client.get(f"/games/{ids['game']}")
+    assert check.status_code == 200, check.status_code
+    check = app.test_client().get(str(ids["live"]))
     assert check.status_code == 200, check.status_code
     return {**ids, "cookie": "; ".join(cookies)}
 

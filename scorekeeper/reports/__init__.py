@@ -24,6 +24,7 @@ from .pdf import (
     game_sheet_pdf,
     night_summary_pdf,
     night_summary_text,
+    summary_pdf,
 )
 from .summary import NightSummary, night_summary_context
 
@@ -39,5 +40,6 @@ __all__ = [
     "pdf_cache_key",
     "pdf_filename",
     "slugify",
+    "summary_pdf",
     "template_version",
 ]

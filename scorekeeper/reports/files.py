@@ -13,7 +13,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Literal
 
-from ..cache import ByteBoundedCache
+from ..cache import ByteBoundedCache, DocumentCache
 from .pdf import STATIC, TEMPLATES
 
 Kind = Literal["sheet", "blank", "summary"]
@@ -86,11 +86,13 @@ class PdfCache:
     """Rendered PDFs by key: least recently used out first, bounded by count and bytes."""
 
     def __init__(self, max_entries: int = 64, max_bytes: int = 32 * 1024 * 1024) -> None:
-        self._cache: ByteBoundedCache[bytes] = ByteBoundedCache(max_bytes, max_entries)
+        self.documents = DocumentCache("pdf", max_bytes, max_entries)
+        self._cache: ByteBoundedCache[bytes] = self.documents.local
 
     def get(self, key: str, render: Callable[[], bytes]) -> bytes:
         # Rendered outside the lock: two threads may render the same key once each.
-        return self._cache.get_or_make(key, lambda: _sized(render()))
+        found: bytes = self.documents.get_or_make(key, lambda: _sized(render()))
+        return found
 
     @property
     def hits(self) -> int:

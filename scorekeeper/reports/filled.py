@@ -16,6 +16,7 @@ from typing import Literal
 
 from ..rules import RoundResult, Standings, format_cents
 from ..rules.display import Fact, cell_marks, legend
+from .chart import Chart, game_chart
 from .common import (
     LARGEST_FONT_PT,
     MONO_ADVANCE_EM,
@@ -76,6 +77,7 @@ class GameSheet:
     ranking: tuple[Placing, ...]
     events: tuple[str, ...]
     pot: PotSummary
+    chart: Chart | None = None  # the running totals drawn (None before the first round)
 
     @staticmethod
     def em(chars: int) -> str:
@@ -248,6 +250,7 @@ def game_sheet_context(
         ranking=tuple(_ranking(standings, pot)),
         events=tuple(_event_notes(standings)),
         pot=pot,
+        chart=game_chart(standings, uid="chart"),
     )
 
 

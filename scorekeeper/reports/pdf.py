@@ -161,6 +161,13 @@ def night_summary_pdf(
     ``games`` are (title, standings) in play order; unfinished games are listed as not
     settled and left out of the settlement."""
     summary = night_summary_context(night_name, date, currency, games)
+    return summary_pdf(summary, paper, fetcher=fetcher)
+
+
+def summary_pdf(
+    summary: NightSummary, paper: str = "A4", *, fetcher: LocalFetcher | None = None
+) -> bytes:
+    """A night summary already built (with its carried debts and rounding) as a PDF."""
     html = render_html("reports/night_summary.html", summary=summary, page=Page(check_paper(paper)))
     return html_to_pdf(html, fetcher=fetcher)
 

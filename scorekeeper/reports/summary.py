@@ -5,7 +5,7 @@ chat, so the three say the same things in the same order."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..rules import Settlement, Standings, format_cents, settle
@@ -51,16 +51,23 @@ class CarriedDebt:
         return f"{self.payer} owed {self.payee} {money} from {self.source}"
 
 
-def rounding_rule(unit: int, currency: str) -> str | None:
-    """The rule for settling in whole units, in words (None: to the cent)."""
+def rounding_rule(unit: int, currency: str, effect: Mapping[str, int] | None = None) -> str | None:
+    """The rule for settling in whole units, in words, with what it changed for whom
+    (None: to the cent)."""
     if unit <= 1:
         return None
     step = format_cents(unit, currency)
-    return (
+    rule = (
         f"Settled in steps of {step}: each net is rounded to the nearest {step}; where that "
         "leaves the total off, those rounded the furthest are rounded the other way, so what "
         "is paid still adds up to what is received."
     )
+    if effect:
+        changes = ", ".join(
+            f"{name} {signed_cents(cents, currency)}" for name, cents in sorted(effect.items())
+        )
+        rule += f" The rounding changed: {changes}."
+    return rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,5 +167,5 @@ def night_summary_context(
         settled_games=len(finished),
         settlement=settlement,
         carried=tuple(d.sentence(currency) for d in carried),
-        rounding=rounding_rule(unit, currency),
+        rounding=rounding_rule(unit, currency, settlement.rounding),
     )

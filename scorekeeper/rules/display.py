@@ -25,6 +25,15 @@ class Fact:
     value: str
 
 
+@dataclass(frozen=True, slots=True)
+class ChartLine:
+    """A labelled horizontal line across the score chart, at ``value`` points:
+    ``ChartLine("Max score", 100)`` (Vegas), ``ChartLine("Target", 500)`` (Rummy)."""
+
+    label: str
+    value: int
+
+
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"

@@ -25,3 +25,11 @@ class RecordError(ValueError):
         self.round = round
         self.player = player
         self.field = field
+
+
+class NotJson(RecordError):
+    """A record text that is not JSON at all; ``detail`` says where it breaks."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"not valid JSON: {detail}")
+        self.detail = detail

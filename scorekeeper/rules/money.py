@@ -44,6 +44,13 @@ def format_cents(amount: int, currency: str = "USD") -> str:
     return f"{sign}{symbol}{body}" if symbol else f"{sign}{body} {currency}"
 
 
+def decimal_text(amount: int) -> str:
+    """``-150`` -> ``-1.50``: cents as a plain decimal, for CSV files (no float on the way)."""
+    sign = "-" if amount < 0 else ""
+    whole, cents = divmod(abs(amount), 100)
+    return f"{sign}{whole}.{cents:02d}"
+
+
 def split_pot(
     pot_cents: int,
     percentages: Sequence[int],

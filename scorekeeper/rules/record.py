@@ -7,13 +7,15 @@ wrong variant); :func:`scorekeeper.rules.replay` checks the rest while it folds 
 
 from __future__ import annotations
 
+import functools
+import json
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import MAX_CARDS_IN_HAND, normalise_code, parse_flipped_card
-from .errors import RecordError
+from .errors import NotJson, RecordError
 from .settings import MAX_POINTS, MAX_ROUNDS, Settings
 
 GAME_FORMAT = "scorekeeper-game/1"
@@ -40,10 +42,12 @@ def _invisible(ch: str) -> bool:
     return unicodedata.category(ch) == "Cf"
 
 
+@functools.lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """Names are the same when they look the same: compared after Unicode compatibility
     normalisation (NFKC: "Zoë" typed either way, "ﬁ" and "fi"), ignoring capitals, invisible
-    characters and runs of spaces."""
+    characters and runs of spaces. Remembered for the last few thousand names: a replay
+    looks up the same handful of names thousands of times."""
     folded = unicodedata.normalize("NFKC", name).casefold()
     return " ".join("".join(ch for ch in folded if not _invisible(ch)).split())
 
@@ -439,3 +443,19 @@ __all__ = [
     "parse_game",
     "parse_round",
 ]
+
+
+def read_json(text: str) -> Any:
+    """A record's text as JSON data; every way the text can be unreadable (bad syntax,
+    hostile nesting, a number of thousands of digits, nothing at all) is a RecordError
+    in words (``NotJson`` for bad syntax)."""
+    if not text.strip():
+        raise RecordError("paste a game record or choose a file")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotJson(f"{exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise RecordError("the record is nested too deeply") from None
+    except ValueError:  # Python refuses to read a number of thousands of digits
+        raise RecordError("a number in the record is too long") from None

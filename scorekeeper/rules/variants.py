@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from .cards import JOKER, RANK_NAMES, RANKS, WILD, describe_flipped_card
-from .display import Column, Fact, pot_split_text
+from .display import ChartLine, Column, Fact, pot_split_text
 from .errors import RecordError
 from .money import format_cents
 from .record import MAX_PLAYERS, Round, clean_name, name_key
@@ -265,6 +265,11 @@ class Variant:
         """Added to the legend's "went out" (Texas: takes the dime)."""
         return ""
 
+    def chart_lines(self, settings: Settings) -> list[ChartLine]:
+        """Labelled horizontal lines across the score chart: the totals a game turns on
+        (Vegas: the max score; Rummy: the target)."""
+        return []
+
     # -- money ------------------------------------------------------------------------
     def pay_at_start(self, state: GameState, player: PlayerState, settings: Settings) -> None:
         state.pay_in(player.name, settings.buy_in, "buy_in", 0)
@@ -389,6 +394,9 @@ class Vegas(Variant):
 
     def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
         return ["Flip a card after the deal: it is wild this round."]
+
+    def chart_lines(self, settings: Settings) -> list[ChartLine]:
+        return [ChartLine("Max score", settings.max_score)]
 
     def footers(
         self, players: Sequence[PlayerStanding], rebuys: Mapping[str, int]
@@ -748,6 +756,11 @@ class Rummy(Variant):
 
     def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
         return 10 if players <= 2 else 7 if players <= 4 else 6
+
+    def chart_lines(self, settings: Settings) -> list[ChartLine]:
+        if settings.deals is not None:
+            return []  # a fixed number of deals: no total ends the game
+        return [ChartLine("Target", settings.target_score)]
 
     def score(
         self, went_out: str | None, hands: Mapping[str, int], rnd: Round, number: int

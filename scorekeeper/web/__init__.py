@@ -14,10 +14,8 @@ from werkzeug.routing import IntegerConverter
 
 from ..extensions import db, login_manager
 from ..forms import new_submission
-from ..models import User, UserSession, utcnow
+from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_cents
-
-TOKEN_MAX = 64  # UserSession.token's column
 
 # A content security policy with no inline script or style: everything is in static/.
 CSP = (
@@ -104,10 +102,10 @@ def _cache_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    from . import api, auth, games, home, nights, printouts
+    from . import api, auth, games, home, live, nights, printouts, regulars, settle
 
     app.url_map.converters["id"] = IdConverter
-    for module in (home, auth, nights, games, printouts, api):
+    for module in (home, auth, nights, settle, regulars, games, printouts, api, live):
         app.register_blueprint(module.bp)
     app.after_request(_security_headers)
     app.after_request(_cache_headers)

@@ -4,15 +4,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from .. import services
-from ..forms import ConfirmForm, DeleteNightForm, NightForm, PaperForm, PersonForm, RenameForm
+from ..forms import (
+    ConfirmForm,
+    DeleteNightForm,
+    NightForm,
+    PaperForm,
+    PersonForm,
+    RenameForm,
+    options,
+)
 from ..models import Game, Night
-from ..reports import NightSummary, night_summary_context
-from ..reports.pdf import render_summary_text as summary_text
+from ..regulars import regulars_of
+from ..reports import NightSummary
+from ..reports.spreadsheets import night_csv
 from ..rules import RecordError, Standings
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
@@ -50,7 +68,10 @@ def summaries(night: Night) -> list[GameSummary]:
 @login_required
 def new() -> str | Response | tuple[str, int]:
     form = NightForm()
+    regulars = regulars_of(current_user.id)
+    form.regulars.choices = options([(str(r.id), r.name) for r in regulars])
     if form.validate_on_submit():
+        picked = {str(r.id): r.name for r in regulars}
         try:
             night = services.create_night(
                 current_user,
@@ -58,7 +79,7 @@ def new() -> str | Response | tuple[str, int]:
                 played_on=form.played_on.data,
                 currency=form.currency.data,
                 paper=form.paper.data,
-                people=form.names(),
+                people=[picked[i] for i in form.regulars.data or [] if i in picked] + form.names(),
                 submission=form.submission.data,
             )
         except services.AlreadyCreated as done:
@@ -71,6 +92,22 @@ def new() -> str | Response | tuple[str, int]:
         else:
             return redirect(url_for("nights.show", night_id=night.id))
     return render_template("nights/new.html", form=form), 422 if form.errors else 200
+
+
+@bp.get("/<id:night_id>/export.csv")
+@login_required
+def export_csv(night_id: int) -> Response:
+    """The night as a spreadsheet: each game's standings and pot, then who pays whom."""
+    night = night_or_404(night_id)
+    transfers = night_summary(night).settlement.transfers
+    text = night_csv(
+        night.name, night.played_on, night.currency, services.night_games(night), transfers
+    )
+    response = make_response(text)
+    response.mimetype = "text/csv"
+    name = f"{night.played_on.isoformat()}-night-{night.id}.csv"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 @bp.get("/<id:night_id>")
@@ -164,21 +201,11 @@ def paper(night_id: int) -> Response:
     return redirect(url_for("nights.show", night_id=night.id))
 
 
-@bp.get("/<id:night_id>/payout")
-@login_required
-def payout(night_id: int) -> str:
-    """Settle up: one NightSummary, the same the PDF and the plain text render."""
-    night = night_or_404(night_id)
-    summary = night_summary(night)
-    return render_template(
-        "nights/payout.html", night=night, summary=summary, summary_text=summary_text(summary)
-    )
-
-
 def night_summary(night: Night) -> NightSummary:
-    return night_summary_context(
-        night.name, night.played_on.isoformat(), night.currency, services.night_games(night)
-    )
+    """The night's payout summary, with what was carried in and its rounding."""
+    from ..settle_up import night_money
+
+    return night_money(night).summary
 
 
 @bp.route("/<id:night_id>/delete", methods=["GET", "POST"])

@@ -4,20 +4,23 @@ unchanged game or night is served from the PDF cache without rendering again."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, make_response
-from flask_login import login_required
+from flask import Blueprint, Response, abort, g, make_response
+from flask_login import current_user, login_required
 
 from .. import services
 from ..reports import (
     blank_sheet_pdf,
     cached_pdf,
     game_sheet_pdf,
-    night_summary_pdf,
     pdf_cache_key,
     pdf_filename,
+    summary_pdf,
 )
+from ..reports.pdf import render_summary_text as summary_text
+from ..rules import get_variant
 from .games import game_or_404
-from .nights import night_or_404, night_summary, summary_text
+from .games.blueprint import with_stamp
+from .nights import night_or_404, night_summary
 
 bp = Blueprint("printouts", __name__)
 
@@ -30,71 +33,73 @@ def _pdf(body: bytes, filename: str) -> Response:
     return response
 
 
+def _stamp(game_id: int) -> services.GameStamp:
+    stamp: services.GameStamp | None = g.stamp
+    if stamp is None:  # logged in by the remember cookie: the same, in a second query
+        stamp = services.game_stamp(game_id, user=current_user)
+    if stamp is None:
+        abort(404)
+    return stamp
+
+
+def _labels(stamp: services.GameStamp) -> dict[str, str]:
+    return {
+        "title": get_variant(stamp.variant).title,
+        "night_name": stamp.night_name,
+        "date": stamp.played_on.isoformat(),
+    }
+
+
 @bp.get("/games/<id:game_id>/sheet.pdf")
-@login_required
+@with_stamp
 def game_sheet(game_id: int) -> Response:
-    game = game_or_404(game_id)
-    night = game.night
-    record = game.record_json()
-    labels = {"title": game.title, "night": night.name, "date": night.played_on.isoformat()}
-    key = pdf_cache_key("sheet", record, paper=night.paper, **labels)
-    body = cached_pdf(
-        key,
-        lambda: game_sheet_pdf(
-            services.standings_for(game),
-            title=game.title,
-            night_name=night.name,
-            date=labels["date"],
-            paper=night.paper,
-        ),
+    """The filled sheet. Cached by the game's state (``GameStamp.key``) and what is printed
+    beside it, read in the one query that checks the owner: a cached download loads no
+    rounds and hashes no record."""
+    stamp = _stamp(game_id)
+    labels = _labels(stamp)
+    key = pdf_cache_key("sheet", stamp.key, paper=stamp.paper, **labels)
+
+    def render() -> bytes:
+        game = game_or_404(game_id)
+        return game_sheet_pdf(services.standings_for(game), paper=stamp.paper, **labels)
+
+    body = cached_pdf(key, render)
+    name = pdf_filename(
+        "sheet", variant=stamp.variant, night_name=stamp.night_name, date=labels["date"]
     )
-    name = pdf_filename("sheet", variant=game.variant, night_name=night.name, date=labels["date"])
     return _pdf(body, name)
 
 
 @bp.get("/games/<id:game_id>/blank.pdf")
-@login_required
+@with_stamp
 def blank_sheet(game_id: int) -> Response:
-    game = game_or_404(game_id)
-    night = game.night
-    players = [s.person.name for s in game.seats]
-    date = night.played_on.isoformat()
-    key = pdf_cache_key(
-        "blank",
-        {"players": players, "settings": game.settings, "variant": game.variant},
-        paper=night.paper,
-        title=game.title,
-        night=night.name,
-        date=date,
+    """A blank sheet for the game's players and table rules (cached like the filled one)."""
+    stamp = _stamp(game_id)
+    labels = _labels(stamp)
+    key = pdf_cache_key("blank", stamp.key, paper=stamp.paper, **labels)
+
+    def render() -> bytes:
+        game = game_or_404(game_id)
+        players = [s.person.name for s in game.seats]
+        return blank_sheet_pdf(game.variant, players, game.settings, paper=stamp.paper, **labels)
+
+    body = cached_pdf(key, render)
+    name = pdf_filename(
+        "blank", variant=stamp.variant, night_name=stamp.night_name, date=labels["date"]
     )
-    body = cached_pdf(
-        key,
-        lambda: blank_sheet_pdf(
-            game.variant,
-            players,
-            game.settings,
-            title=game.title,
-            night_name=night.name,
-            date=date,
-            paper=night.paper,
-        ),
-    )
-    return _pdf(body, pdf_filename("blank", variant=game.variant, night_name=night.name, date=date))
+    return _pdf(body, name)
 
 
 @bp.get("/nights/<id:night_id>/payout.pdf")
 @login_required
 def payout_pdf(night_id: int) -> Response:
     night = night_or_404(night_id)
-    games = services.night_games(night)
+    summary = night_summary(night)
     date = night.played_on.isoformat()
-    records = [s.record.to_json() for _, s in games]
-    key = pdf_cache_key(
-        "summary", records, paper=night.paper, night=night.name, date=date, currency=night.currency
-    )
-    body = cached_pdf(
-        key, lambda: night_summary_pdf(night.name, date, night.currency, games, night.paper)
-    )
+    # The key is what the page prints: every game, what was carried in, the rounding.
+    key = pdf_cache_key("summary", repr(summary), paper=night.paper)
+    body = cached_pdf(key, lambda: summary_pdf(summary, night.paper))
     return _pdf(body, pdf_filename("summary", night_name=night.name, date=date))
 
 

@@ -54,7 +54,7 @@
     var multiplier = parseInt(form.getAttribute("data-multiplier") || "1", 10);
     var shows = [];
     form.querySelectorAll("[data-hand]").forEach(function (box) {
-      var input = box.querySelector("input[inputmode=tel]");
+      var input = box.querySelector("input.hand-input");
       var tapped = box.querySelector("input[data-cards]");
       var out = box.querySelector("output.sum");
       function show() {
@@ -91,33 +91,134 @@
       });
       var clear = box.querySelector("[data-clear]");
       if (clear) clear.addEventListener("click", function () { setCards([]); });
-      var counter = box.querySelector("details.counter");
-      if (counter) counter.hidden = false;
+      // The counter's button opens the pad of cards under the row; Done folds it.
+      var toggle = box.querySelector("button.count-cards");
+      var pad = box.querySelector(".cards-pad");
+      if (toggle && pad) {
+        var openPad = function (open) {
+          pad.hidden = !open;
+          toggle.setAttribute("aria-expanded", open ? "true" : "false");
+        };
+        toggle.hidden = false;
+        toggle.addEventListener("click", function () { openPad(pad.hidden); });
+        var done = pad.querySelector("[data-pad-done]");
+        if (done) done.addEventListener("click", function () { openPad(false); toggle.focus(); });
+      }
       show();
     });
     // Fields the browser restores on "back" change no event: read them again.
     window.addEventListener("pageshow", function () { shows.forEach(function (f) { f(); }); });
-    // The player who went out has no hand: dim their field.
-    var radios = form.querySelectorAll("input[name=went_out]");
+
+    // The player who went out has no hand: their row is marked, their field disabled (so
+    // it is not sent) and, in Dummy, their contract ticked (the server ticks it anyway).
+    var rows = Array.prototype.slice.call(form.querySelectorAll("[data-hand]"));
+    function handOf(row) { return row.querySelector("input.hand-input"); }
+    function openHands() {
+      return rows.map(handOf).filter(function (input) { return !input.disabled; });
+    }
     function markOut() {
-      form.querySelectorAll("[data-hand]").forEach(function (box) {
-        var input = box.querySelector("input[inputmode=tel]");
+      var checked = form.querySelector("input[name=went_out]:checked");
+      rows.forEach(function (row) {
+        var input = handOf(row);
         var seat = input.name.slice(5);
-        var checked = form.querySelector("input[name=went_out]:checked");
-        var isOut = checked && checked.value === seat;
-        box.classList.toggle("went-out-hand", !!isOut);
-        input.disabled = !!isOut;
-        box.querySelector("input[data-cards]").disabled = !!isOut;
+        var isOut = !!checked && checked.value === seat;
+        row.classList.toggle("is-out", isOut);
+        input.disabled = isOut;
+        row.querySelector("input[data-cards]").disabled = isOut;
+        var contract = form.querySelector("input[name=contract-" + seat + "]");
+        if (contract && isOut && !contract.checked) {
+          contract.checked = true;
+          contract.setAttribute("data-ticked-for-out", "");
+        } else if (contract && !isOut && contract.hasAttribute("data-ticked-for-out")) {
+          contract.checked = false;
+          contract.removeAttribute("data-ticked-for-out");
+        }
+      });
+      // The keyboard's key says what Enter does: next hand, or done on the last one.
+      var open = openHands();
+      open.forEach(function (input, i) {
+        input.setAttribute("enterkeyhint", i < open.length - 1 ? "next" : "done");
       });
       shows.forEach(function (f) { f(); });
     }
-    radios.forEach(function (r) { r.addEventListener("change", markOut); });
+    // A tap on who went out goes straight on to the first hand still to type, so the
+    // number pad is up; arrow keys moving through the choices stay where they are.
+    var viaTap = false;
+    form.addEventListener("pointerdown", function (e) {
+      viaTap = !!(e.target.closest && e.target.closest(".out-choice"));
+    }, true);
+    form.addEventListener("keydown", function () { viaTap = false; }, true);
+    form.querySelectorAll("input[name=went_out]").forEach(function (radio) {
+      radio.addEventListener("change", function () {
+        markOut();
+        if (!viaTap) return;
+        viaTap = false;
+        var next = openHands().filter(function (input) { return !input.value; })[0];
+        if (next) next.focus();
+      });
+    });
+    // Enter (the number pad's Next) moves to the next hand instead of sending a half
+    // typed round; on the last hand it closes the keyboard, leaving Save in view.
+    form.addEventListener("keydown", function (e) {
+      var input = e.target;
+      if (e.key !== "Enter" || !input.classList || !input.classList.contains("hand-input")) return;
+      e.preventDefault();
+      var open = openHands();
+      var next = open[open.indexOf(input) + 1];
+      if (next) next.focus();
+      else input.blur();
+    });
     markOut();
     form.addEventListener("submit", function () {
-      form.querySelectorAll("input:disabled").forEach(function (i) { i.disabled = false; i.value = ""; });
       var button = form.querySelector("button[type=submit]");
       if (button) { setTimeout(function () { button.disabled = true; }, 0); }
     });
+  }
+
+  // Keep the screen awake while a game is open (the sheet, entering a round), where the
+  // browser allows it; asked again when the page is shown again, released on leaving.
+  function keepAwake() {
+    var sentinel = null;
+    function lock() {
+      if (document.visibilityState !== "visible" || sentinel) return;
+      navigator.wakeLock.request("screen").then(function (s) {
+        sentinel = s;
+        s.addEventListener("release", function () { if (sentinel === s) sentinel = null; });
+      }).catch(function () {});
+    }
+    lock();
+    document.addEventListener("visibilitychange", lock);
+    window.addEventListener("pageshow", lock);
+    window.addEventListener("pagehide", function () {
+      if (sentinel) sentinel.release().catch(function () {});
+      sentinel = null;
+    });
+  }
+
+  // Right after saving a round: the banner of the next round, the Undo and the new row on
+  // one screen. The grid box scrolls to the row; the page scrolls no further than the
+  // banner; if the row still hides behind the bottom bar, the grid box gets shorter.
+  function showSaved(row) {
+    var wrap = row.closest(".grid-wrap");
+    var banner = document.querySelector(".banner") || wrap;
+    var bar = document.querySelector(".bottom-bar");
+    if (!wrap) return;
+    function rowIntoBox() {
+      var over = row.getBoundingClientRect().bottom -
+        (wrap.getBoundingClientRect().top + wrap.clientTop + wrap.clientHeight);
+      if (over > 0) wrap.scrollTop += over;
+    }
+    rowIntoBox();
+    var room = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0) - 8;
+    var top = window.scrollY + banner.getBoundingClientRect().top - 8;
+    var needed = window.scrollY + row.getBoundingClientRect().bottom - room;
+    var y = Math.max(0, Math.min(needed, top));
+    window.scrollTo(0, y);
+    var short = row.getBoundingClientRect().bottom - room;
+    if (short > 0) {
+      wrap.style.maxHeight = Math.max(120, wrap.clientHeight - short) + "px";
+      rowIntoBox();
+    }
   }
 
   function setup() {
@@ -139,15 +240,12 @@
     });
     var undo = document.querySelector("[data-undo]");
     if (undo) setTimeout(function () { undo.hidden = true; }, 8000);
-    if (document.body.classList.contains("sheet-page") && navigator.wakeLock) {
-      var lock = function () { navigator.wakeLock.request("screen").catch(function () {}); };
-      lock();
-      document.addEventListener("visibilitychange", function () {
-        if (document.visibilityState === "visible") lock();
-      });
+    var body = document.body.classList;
+    if ((body.contains("sheet-page") || body.contains("round-page")) && navigator.wakeLock) {
+      keepAwake();
     }
     var saved = document.querySelector(".just-saved");
-    if (saved && saved.scrollIntoView) saved.scrollIntoView({ block: "nearest" });
+    if (saved) showSaved(saved);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);

@@ -159,21 +159,26 @@ class Keeper:
 
     # ------------------------------------------------------------------- rounds ---
     def went_out_choice(self, name: str) -> Locator:
-        return self.page.locator(".went-out label.choice").filter(has_text=exact(name))
+        """The "went out" choice of a player's row (or "Nobody"): the name is the choice."""
+        names = self.page.locator(".name").filter(has_text=exact(name))
+        return self.page.locator("label.out-choice").filter(has=names)
 
     def hand_input(self, name: str) -> Locator:
         return self.page.get_by_role("textbox", name=re.compile(rf"^{re.escape(name)}\b"))
 
     def hand_box(self, name: str) -> Locator:
-        return self.page.locator("[data-hand]").filter(has=self.hand_input(name))
+        """A player's row on the round form: went out, hand, sum, card counter."""
+        names = self.page.locator(".out-choice .name").filter(has_text=exact(name))
+        return self.page.locator("[data-hand]").filter(has=names)
 
     def counter(self, name: str) -> Locator:
-        """A player's hand box with its card counter open."""
+        """A player's row with its card counter open."""
         box = self.hand_box(name)
-        counter = box.locator("details.counter")
-        expect(counter).to_be_visible()
-        if counter.get_attribute("open") is None:
-            self.tap(counter.locator("summary"))
+        button = box.locator("button.count-cards")
+        expect(button).to_be_visible()
+        if button.get_attribute("aria-expanded") != "true":
+            self.tap(button)
+        expect(box.locator(".cards-pad")).to_be_visible()
         return box
 
     def tap_cards(self, name: str, cards: list[tuple[str, int]]) -> None:

@@ -69,6 +69,13 @@ def site(
     server.stop()
 
 
+def round_half_entered(keeper: Keeper) -> None:
+    """Who went out chosen (their row marked), a hand typed, a card counter open."""
+    keeper.tap(keeper.went_out_choice("Cy"))
+    keeper.hand_input("Dee").fill("12")
+    keeper.counter("Ann")
+
+
 def round_with_errors(keeper: Keeper) -> None:
     keeper.fill_round("Ann", {"Bob": "twelve", "Cy": "-5", "Dee": ""})
     keeper.save()
@@ -86,6 +93,7 @@ PAGES: dict[str, tuple[str, bool, Callable[[Keeper], None] | None]] = {
     "sheet-long-game": ("/games/{long}", True, None),
     "sheet-finished": ("/games/{finished}", True, None),
     "round-entry": ("/games/{long}/rounds/new", True, None),
+    "round-half-entered": ("/games/{long}/rounds/new", True, round_half_entered),
     "round-with-errors": ("/games/{long}/rounds/new", True, round_with_errors),
     "payout": ("/nights/{night}/payout", True, None),
     "history": ("/games/{long}/history", True, None),

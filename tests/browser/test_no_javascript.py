@@ -28,17 +28,21 @@ def test_a_rummy_game_with_javascript_off(
     keeper.tap(keeper.link("Enter round 1"))
     keeper.fill_round("Ann", {"Bob": "K 7"})
     # The script did not run: no live sum beside the field, and no card counter (its
-    # buttons would do nothing).
+    # buttons would do nothing). Who went out is marked all the same, their field gone.
+    expect(keeper.hand_box("Ann")).to_have_css("border-top-width", "2px")
+    expect(keeper.hand_box("Ann").locator("input.hand-input")).to_be_hidden()
+    expect(keeper.hand_box("Ann").locator(".out-note")).to_have_text("★ went out")
     expect(keeper.hand_box("Bob").locator("output.sum")).to_have_text("")
-    expect(keeper.hand_box("Bob").locator("details.counter")).to_be_hidden()
+    expect(keeper.hand_box("Bob").locator("button.count-cards")).to_be_hidden()
+    expect(keeper.hand_box("Bob").locator(".cards-pad")).to_be_hidden()
     expect(page.get_by_role("button", name="Remove last card")).to_have_count(0)
     keeper.save()
     keeper.wait_for_sheet()
     assert keeper.totals() == {"Ann": 17, "Bob": 0}
     expect(page.locator("form.undo")).to_contain_text("Round 1 saved.")
 
-    # Round 2: Bob goes out; Ann has 10+5. The went-out player's field stays editable
-    # without the script and is left empty.
+    # Round 2: Bob goes out; Ann has 10+5. The went-out player's field is hidden without
+    # the script too (what it held is not read: the player went out).
     keeper.enter_round("Bob", {"Ann": "10+5"})
     assert keeper.totals() == {"Ann": 17, "Bob": 15}
     assert keeper.banner().startswith("Round 3")
@@ -79,8 +83,11 @@ def test_a_rummy_game_with_javascript_off(
     keeper.tap(keeper.link("New game"))
     expect(page.get_by_role("heading", level=1)).to_have_text("New game")
     page.go_back()
-    keeper.tap(keeper.link("Payout summary"))
+    keeper.tap(keeper.link("Settle up"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Settle up")
+    # "Copy as text" needs the script: without it the button is not there to tap.
+    expect(page.get_by_role("button", name="Copy as text")).to_have_count(0)
+    expect(page.locator("button[data-copy]")).to_be_hidden()
     expect(page.locator("main")).to_contain_text("not settled")
     keeper.goto(f"/games/{game}")
     with page.expect_download() as info:
@@ -95,3 +102,22 @@ def test_a_rummy_game_with_javascript_off(
     keeper.tap(keeper.button("Log in"))
     expect(page).to_have_url(re.compile(r"/$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Your card nights")
+
+
+def test_what_needs_the_script_shows_only_with_it(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """The card counter's button and "Copy as text" are in the page hidden; the script
+    shows them (the clipboard needs a secure context: 127.0.0.1 is one)."""
+    page = new_context().new_page()
+    keeper = Keeper(page, live_server)
+    keeper.sign_up()
+    night = keeper.start_night(["Ann", "Bob"])
+    keeper.new_game(night, "Rummy", ["Ann", "Bob"])
+    keeper.follow(keeper.link("Enter round 1"))
+    expect(keeper.hand_box("Bob").locator("button.count-cards")).to_be_visible()
+    keeper.fill_round("Ann", {"Bob": "7"})
+    keeper.save()
+    keeper.wait_for_sheet()
+    keeper.goto(f"/nights/{night}/payout")
+    expect(page.get_by_role("button", name="Copy as text")).to_be_visible()

@@ -62,9 +62,9 @@ def test_eight_and_ten_players_on_a_360_px_phone(
         expect(field).to_have_attribute("inputmode", "tel")
 
     # Tap targets: the went-out choices, every button and button-like link, the counter.
-    keeper.tap(keeper.hand_box("Bob").get_by_text("Count cards"))
-    targets = page.locator(".went-out label.choice, button, a.button, details.counter summary")
-    expect(page.locator(".went-out label.choice")).to_have_count(9)  # 8 players and Nobody
+    keeper.counter("Bob")
+    targets = page.locator("label.out-choice, button, a.button, input.hand-input")
+    expect(page.locator("label.out-choice")).to_have_count(9)  # 8 players and Nobody
     assert small_targets(targets) == []
     assert page_width(page) <= 360, "the open card counter scrolls sideways"
     keeper.page.go_back()
@@ -91,7 +91,7 @@ def test_eight_and_ten_players_on_a_360_px_phone(
     assert page_width(page) <= 360
     keeper.follow(keeper.link("Enter round 2"))
     assert page_width(page) <= 360, "the round form of 10 scrolls sideways"
-    assert small_targets(page.locator(".went-out label.choice, button, a.button")) == []
+    assert small_targets(page.locator("label.out-choice, button, a.button")) == []
 
 
 def test_texas_row_labels_are_whole_on_a_phone(

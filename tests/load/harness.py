@@ -310,10 +310,8 @@ class RoundForm:
 def read_round_form(html: str) -> RoundForm:
     number = re.search(r"<h1>(?:Round|Correct round) (\d+)</h1>", html)
     assert number, html[:500]
-    seats = {
-        seat: unescape(name.strip())
-        for seat, name in re.findall(r'name="went_out" value="(\d+)"[^>]*> ([^<]+)</label>', html)
-    }
+    choice = r'name="went_out" value="(\d+)"[^>]*>\s*<span class="who"><span class="name">([^<]+)<'
+    seats = {seat: unescape(name.strip()) for seat, name in re.findall(choice, html)}
     return RoundForm(int(number.group(1)), inputs(html), seats)
 
 

@@ -4,7 +4,9 @@ GET the form, read its CSRF token and hidden fields, POST what a person types.""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from html import unescape
+from html.parser import HTMLParser
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -115,12 +117,9 @@ class Keeper:
             else f"/games/{game_id}/rounds/{number}"
         )
         html = self.client.get(url).get_data(as_text=True)
-        return {
-            unescape(name.strip()): seat
-            for seat, name in re.findall(
-                r'name="went_out" value="(\d+)"[^>]*> ([^<]+)</label>', html
-            )
-        }
+        choice = r'name="went_out" value="(\d+)"[^>]*>\s*<span class="who">'
+        choice += r'<span class="name">([^<]+)<'
+        return {unescape(name.strip()): seat for seat, name in re.findall(choice, html)}
 
     def round_data(
         self,
@@ -163,3 +162,168 @@ class Keeper:
             hidden = inputs(r.get_data(as_text=True))
             r = self.client.post(url, data={**data, **hidden})
         return r
+
+
+# ---------------------------------------------------------------- forms as a browser ---
+@dataclass
+class Control:
+    """One input, select, textarea or button of a form, as the page rendered it."""
+
+    tag: str
+    type: str
+    name: str
+    value: str = ""
+    checked: bool = False
+    id: str = ""
+    label: str = ""
+    options: list[tuple[str, str, bool]] = field(default_factory=list)  # value, text, selected
+    valued: bool = True  # has a value attribute (a box or radio without one sends "on")
+
+
+@dataclass
+class Form:
+    """A form of a page: where it posts, and its controls in page order."""
+
+    action: str
+    method: str
+    enctype: str
+    controls: list[Control] = field(default_factory=list)
+
+    def named(self, name: str) -> list[Control]:
+        return [c for c in self.controls if c.name == name]
+
+    def has(self, name: str) -> bool:
+        return any(c.name == name for c in self.controls)
+
+    def choices(self, name: str) -> list[str]:
+        """The values a radio group or a select offers."""
+        out: list[str] = []
+        for c in self.named(name):
+            if c.tag == "select":
+                out.extend(value for value, _, _ in c.options)
+            elif c.type in {"radio", "checkbox"}:
+                out.append(c.value)
+        return out
+
+    def labels(self, name: str) -> dict[str, str]:
+        """Value -> visible label of a radio group's buttons or a select's options."""
+        out: dict[str, str] = {}
+        for c in self.named(name):
+            if c.tag == "select":
+                out.update({value: text for value, text, _ in c.options})
+            else:
+                out[c.value] = c.label
+        return out
+
+    def hidden(self) -> dict[str, str]:
+        return {c.name: c.value for c in self.controls if c.type == "hidden" and c.name}
+
+    def values(self) -> dict[str, Any]:
+        """What a browser sends when the form is submitted untouched: text and hidden
+        inputs, checked boxes and radios, selected options (the first when none is)."""
+        out: dict[str, list[str]] = {}
+        for c in self.controls:
+            if not c.name or c.type in {"submit", "button", "reset", "file", "image"}:
+                continue
+            if c.type in {"checkbox", "radio"}:
+                if c.checked:
+                    out.setdefault(c.name, []).append(c.value if c.valued else "on")
+            elif c.tag == "select":
+                picked = [v for v, _, selected in c.options if selected]
+                if not picked and c.options and c.type != "select-multiple":
+                    picked = [c.options[0][0]]
+                out.setdefault(c.name, []).extend(picked)
+            else:
+                out.setdefault(c.name, []).append(c.value)
+        return {k: v[0] if len(v) == 1 else v for k, v in out.items()}
+
+
+class _FormParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.forms: list[Form] = []
+        self._form: Form | None = None
+        self._select: Control | None = None
+        self._option: list[Any] | None = None
+        self._textarea: Control | None = None
+        self._labels: list[tuple[str, list[Control], list[str]]] = []  # for, inside, text
+        self._for: dict[str, list[str]] = {}
+        self._by_id: dict[str, Control] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self._form = Form(
+                a.get("action", ""), a.get("method", "get").lower(), a.get("enctype", "")
+            )
+            self.forms.append(self._form)
+        elif tag == "label":
+            self._labels.append((a.get("for", ""), [], []))
+        elif tag in {"input", "select", "textarea", "button"} and self._form is not None:
+            kind = a.get("type", "text" if tag == "input" else "submit").lower()
+            if tag == "select":
+                kind = "select-multiple" if "multiple" in a else "select-one"
+            elif tag == "textarea":
+                kind = "textarea"
+            control = Control(
+                tag, kind, a.get("name", ""), a.get("value", ""), "checked" in a, a.get("id", "")
+            )
+            control.valued = "value" in a
+            self._form.controls.append(control)
+            if control.id:
+                self._by_id[control.id] = control
+            for _, inside, _ in self._labels:
+                inside.append(control)
+            if tag == "select":
+                self._select = control
+            elif tag == "textarea":
+                self._textarea = control
+        elif tag == "option" and self._select is not None:
+            self._option = [a.get("value"), [], "selected" in a]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._form = None
+        elif tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+        elif tag == "option" and self._option is not None and self._select is not None:
+            value, text, selected = self._option
+            shown = " ".join("".join(text).split())
+            self._select.options.append((shown if value is None else value, shown, selected))
+            self._option = None
+        elif tag == "label" and self._labels:
+            target, inside, text = self._labels.pop()
+            shown = " ".join("".join(text).split())
+            for control in inside:
+                control.label = control.label or shown
+            if target:
+                self._for.setdefault(target, []).append(shown)
+
+    def handle_data(self, data: str) -> None:
+        if self._option is not None:
+            self._option[1].append(data)
+        if self._textarea is not None:
+            self._textarea.value += data
+        for _, _, text in self._labels:
+            text.append(data)
+
+    def close(self) -> None:
+        super().close()
+        for target, texts in self._for.items():
+            control = self._by_id.get(target)
+            if control is not None and not control.label:
+                control.label = texts[0]
+
+
+def forms_of(html: str) -> list[Form]:
+    """Every form of a page, parsed as a browser reads it (entities decoded)."""
+    parser = _FormParser()
+    parser.feed(html)
+    parser.close()
+    for form in parser.forms:
+        for control in form.controls:
+            if control.tag == "textarea" and control.value.startswith("\n"):
+                control.value = control.value[1:]  # HTML drops a textarea's first newline
+    return parser.forms

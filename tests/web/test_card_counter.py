@@ -201,8 +201,10 @@ def test_the_counter_is_hidden_until_the_script_shows_it(keeper, client):
     night = keeper.night(["Ann", "Bob"])
     game = keeper.game(night, "vegas", ["Ann", "Bob"])
     page = client.get(f"/games/{game}/rounds/new").get_data(as_text=True)
-    counters = re.findall(r"<details[^>]*>", page)
-    assert counters and all("hidden" in tag for tag in counters if "counter" in tag)
+    buttons = re.findall(r'<button type="button" class="count-cards"[^>]*>', page)
+    pads = re.findall(r'<div class="cards-pad"[^>]*>', page)
+    assert len(buttons) == len(pads) == 2
+    assert all(tag.endswith(" hidden>") for tag in buttons + pads)
     assert re.search(r'<input type="hidden" name="cards-\d+" value="" data-cards>', page)
     assert 'aria-label="Remove last card"' in page
     assert 'data-max-points="9999"' in page and 'data-max-cards="60"' in page

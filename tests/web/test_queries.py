@@ -25,6 +25,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import User
 from scorekeeper.rules import GAME_FORMAT, load_game
+from scorekeeper.web.games.sheet import SHEET_CACHE
 from tests.web.keeper import Keeper
 
 EMAIL = "counter@example.com"
@@ -142,7 +143,9 @@ def test_queries_per_page_do_not_grow_with_rounds_or_players(
         small_url = template.format(night=small[0], game=small[1])
         large_url = template.format(night=large[0], game=large[1])
         fetch(client, app, small_url)  # warm up: the first connection, caches
+        SHEET_CACHE.clear()  # the sheet as first drawn (its cached answer: see below)
         few = fetch(client, app, small_url)
+        SHEET_CACHE.clear()
         many = fetch(client, app, large_url)
         counts[page] = (len(few), len(many))
         if len(few) != len(many):
@@ -166,3 +169,33 @@ def test_night_pages_do_not_grow_with_the_number_of_games(app: Flask, client: Fl
         few = fetch(client, app, template.format(night=one))
         many = fetch(client, app, template.format(night=four))
         assert len(few) == len(many), (template, len(few), len(many), many)
+
+
+def test_cheap_answers_cost_one_statement(app: Flask, client: FlaskClient) -> None:
+    """A 304 of the sheet, the sheet drawn before and a cached PDF are answered from one
+    indexed query that finds the session's user and the game's version together (issue
+    12): no user load, no rounds. Another user or an unknown game still gets its 404."""
+    Keeper(client).signup(EMAIL)
+    _, game = build_game(app, players=4, rounds=5, seed=3)
+    client.get("/")
+    etag = client.get(f"/games/{game}").headers["ETag"]
+    with counting(app) as statements:
+        r = client.get(f"/games/{game}")
+    assert r.status_code == 200 and "Player 04" in r.get_data(as_text=True)
+    assert len(statements) == 1, statements
+    with counting(app) as statements:
+        r = client.get(f"/games/{game}", headers={"If-None-Match": etag})
+    assert r.status_code == 304
+    assert len(statements) == 1, statements
+    for pdf in ("sheet.pdf", "blank.pdf"):
+        assert client.get(f"/games/{game}/{pdf}").status_code == 200  # rendered, cached
+        with counting(app) as statements:
+            r = client.get(f"/games/{game}/{pdf}")
+        assert r.status_code == 200 and r.data.startswith(b"%PDF")
+        assert len(statements) == 1, (pdf, statements)
+    other = app.test_client()
+    Keeper(other).signup("other@example.com")
+    assert other.get(f"/games/{game}", headers={"If-None-Match": etag}).status_code == 404
+    assert other.get(f"/games/{game}/sheet.pdf").status_code == 404
+    assert app.test_client().get(f"/games/{game}/sheet.pdf").status_code == 302  # to log in
+    assert client.get(f"/games/{game + 1000}", headers={"If-None-Match": etag}).status_code == 404

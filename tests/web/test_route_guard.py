@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -19,7 +19,7 @@ from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.models import LoginAttempt, utcnow
+from scorekeeper.models import Carry, LoginAttempt, Night, Person, utcnow
 from tests.conftest import make_app
 from tests.web.checks import audit, snapshot
 from tests.web.keeper import Keeper, inputs, text_of
@@ -27,6 +27,10 @@ from tests.web.keeper import Keeper, inputs, text_of
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 # The only routes that change something without a logged-in user. Nothing else may join.
 ANONYMOUS_ALLOWED = {"auth.signup", "auth.login"}
+# Pages anyone with a live link may read, with no account: a game's or a night's live
+# view (web/live.py), found by an unguessable token alone. Read-only (GET only, no form,
+# no cookie set, nothing changed), and an unknown or turned-off token shows nothing.
+PUBLIC_READ_ONLY = {"live.game", "live.night"}
 # Pages anyone may read (no one's data in them).
 PUBLIC_PAGES = {
     "home.index",
@@ -46,6 +50,7 @@ class Site:
     other: Keeper
     ids: dict[str, int]
     plausible: dict[str, str]  # what a real form would send (hidden fields included)
+    tokens: dict[str, str]  # the owner's live links, by the endpoint that shows them
 
     def anonymous(self) -> FlaskClient:
         return self.app.test_client()
@@ -55,6 +60,8 @@ class Site:
         for arg in sorted(rule.arguments):
             if arg in override:
                 values[arg] = override[arg]
+            elif arg == "token" and rule.endpoint in self.tokens:
+                values[arg] = self.tokens[rule.endpoint]
             elif arg in self.ids:
                 values[arg] = self.ids[arg]
             else:
@@ -99,8 +106,49 @@ def site(app: Flask, client: FlaskClient) -> Site:
         "email": "owner@example.com",
         "password": "correct horse",
     }
-    ids = {"night_id": night, "game_id": game, "person_id": person, "number": 1}
-    return Site(app, owner, other, ids, plausible)
+    with app.app_context():
+        people = db.session.get(Person, person)
+        assert people is not None
+        regular = people.regular_id
+        later = Night(owner_id=people.night.owner_id, name="Later", played_on=date(2026, 11, 27))
+        db.session.add(later)
+        db.session.flush()
+        carried = Carry(
+            from_night_id=night,
+            to_night_id=later.id,
+            payer_id=regular,
+            payee_id=regular,
+            amount=100,
+            user_id=people.night.owner_id,
+        )
+        db.session.add(carried)
+        db.session.commit()
+        carry = carried.id
+    ids = {
+        "night_id": night,
+        "game_id": game,
+        "person_id": person,
+        "number": 1,
+        "regular_id": regular,
+        "carry_id": carry,
+    }
+    tokens = {
+        "live.game": live_token(owner, f"/games/{game}/live"),
+        "live.night": live_token(owner, f"/nights/{night}/live"),
+    }
+    return Site(app, owner, other, ids, plausible, tokens)
+
+
+def live_token(owner: Keeper, page: str) -> str:
+    """Show players: the keeper's page makes the link; its token, read off the page."""
+    response = owner.post_form(page, {})
+    assert response.status_code == 302, response.status_code
+    html = owner.client.get(page).get_data(as_text=True)
+    found = re.search(
+        r'id="live-url" type="text" readonly value="[^"]*/live/(?:night/)?([^"/]+)"', html
+    )
+    assert found, html
+    return found.group(1)
 
 
 def rules(app: Flask, methods: set[str]) -> list[Rule]:
@@ -186,8 +234,8 @@ def test_every_changing_route_needs_the_csrf_token(site):
 def test_every_page_with_ids_is_for_its_owner_only(site):
     checked = 0
     for rule in rules(site.app, {"GET"}):
-        if not rule.arguments:
-            continue
+        if not rule.arguments or rule.endpoint in PUBLIC_READ_ONLY:
+            continue  # the live views: see test_public_read_only_pages_*
         url = site.url(rule)
         owner = site.owner.client.get(url)
         assert owner.status_code == 200, (url, owner.status_code)
@@ -214,6 +262,76 @@ def test_pages_without_ids_need_a_login_unless_public(site):
             assert response.status_code == 200, rule.rule
         else:
             assert is_login_redirect(response), rule.rule
+
+
+# ------------------------------------------------------------ public, read-only ---
+NOT_FOUND = "There is nothing here, or it is not yours to see."
+
+
+def test_the_only_pages_with_ids_anyone_may_read_are_the_live_views(site):
+    """Walking every GET route with arguments as a stranger: only PUBLIC_READ_ONLY answer
+    200 (with the owner's live links), and those answer GET alone."""
+    readable = set()
+    for rule in rules(site.app, {"GET"}):
+        if rule.arguments and site.anonymous().get(site.url(rule)).status_code == 200:
+            readable.add(rule.endpoint)
+    assert readable == PUBLIC_READ_ONLY
+    for rule in site.app.url_map.iter_rules():
+        if rule.endpoint in PUBLIC_READ_ONLY:
+            assert rule.methods <= {"GET", "HEAD", "OPTIONS"}, rule.rule
+            assert rule.rule.startswith("/live/") and rule.arguments == {"token"}, rule.rule
+
+
+def test_public_read_only_pages_change_nothing_and_set_no_cookie(site):
+    before = snapshot(site.app)
+    for endpoint in sorted(PUBLIC_READ_ONLY):
+        rule = next(r for r in site.app.url_map.iter_rules() if r.endpoint == endpoint)
+        url = site.url(rule)
+        for client in (site.anonymous(), site.other.client, site.owner.client):
+            for method in ("GET", "HEAD"):
+                response = client.open(url, method=method)
+                assert response.status_code == 200, (url, method)
+                assert "Set-Cookie" not in response.headers, (url, method)
+            for method in sorted(CHANGING):
+                response = client.open(url, method=method, data=site.plausible)
+                assert response.status_code in {400, 405}, (url, method, response.status_code)
+        html = site.anonymous().get(url).get_data(as_text=True)
+        assert "<form" not in html and "csrf_token" not in html, url
+        # No way into the keeper's pages: links only to the page itself and its assets.
+        for href in re.findall(r'(?:href|src|action)="([^"]*)"', html):
+            assert href.startswith(("?", "/static/")), (url, href)
+    assert snapshot(site.app) == before
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "AAAAAAAAAAAAAAAAAAAAAA",  # well formed, never made
+        "x",  # too short to be one
+        "a" * 200,  # too long
+        "%00%27%22",  # not the alphabet of a token
+        "night",
+    ],
+)
+def test_public_read_only_pages_show_nothing_for_an_unknown_token(site, token):
+    for path in (f"/live/{token}", f"/live/night/{token}"):
+        response = site.anonymous().get(path)
+        assert response.status_code == 404, path
+        assert NOT_FOUND in text_of(response)
+        assert response.headers.get("X-Robots-Tag") == "noindex, nofollow"
+
+
+def test_a_turned_off_link_answers_as_an_unknown_one(site):
+    game_url = f"/live/{site.tokens['live.game']}"
+    night_url = f"/live/night/{site.tokens['live.night']}"
+    unknown = site.anonymous().get("/live/AAAAAAAAAAAAAAAAAAAAAA")
+    for url, page in ((game_url, f"/games/{site.ids['game_id']}/live"),
+                      (night_url, f"/nights/{site.ids['night_id']}/live")):  # fmt: skip
+        assert site.anonymous().get(url).status_code == 200
+        assert site.owner.post_form(page, {}, action=page + "/off").status_code == 302
+        response = site.anonymous().get(url)
+        assert response.status_code == 404
+        assert response.get_data() == unknown.get_data()  # which of the two, it does not say
 
 
 @pytest.mark.parametrize("bad", [0, 2**31, 2**63, 10**30])
@@ -251,7 +369,9 @@ def check_headers(label: str, response: TestResponse) -> None:
     assert csp.get("object-src") == "'none'", label
     assert response.headers.get("X-Frame-Options") == "DENY", label
     assert response.headers.get("X-Content-Type-Options") == "nosniff", label
-    assert response.headers.get("Referrer-Policy") == "same-origin", label
+    # The live views send no referrer at all (their URL is their key); the rest same-origin.
+    referrer = "no-referrer" if "/live/" in label else "same-origin"
+    assert response.headers.get("Referrer-Policy") == referrer, label
 
 
 def every_page(site: Site) -> Iterator[tuple[str, TestResponse]]:

@@ -1,13 +1,17 @@
-"""The games blueprint, shared by the modules that hold its routes, and the one way a
-route finds the game it is about (the logged-in keeper's own, or 404)."""
+"""The games blueprint, shared by the modules that hold its routes, and the ways a route
+finds the game it is about (the logged-in keeper's own, or 404)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort
-from flask_login import current_user
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, abort, g, session
+from flask_login import current_user, login_required
 
 from ... import services
-from ...models import Game
+from ...models import TOKEN_MAX, Game
 
 bp = Blueprint("games", __name__)
 
@@ -17,3 +21,35 @@ def game_or_404(game_id: int, *, deleted: bool = False) -> Game:
     if game is None:
         abort(404)
     return game
+
+
+def owned_stamp(game_id: int) -> services.GameStamp | None:
+    """The session's user and the state of their game, in one query that also logs the
+    user in for this request (``current_user`` then costs no second query). None when the
+    session holds no login, or the game is not theirs or is gone: the caller then takes
+    the ordinary path (the login redirect, a 404), which decides what to answer."""
+    if "_login_user" in g:  # the user was loaded already in this request
+        if not current_user.is_authenticated:
+            return None
+        return services.game_stamp(game_id, user=current_user)
+    token = session.get("_user_id")
+    if not isinstance(token, str) or not 0 < len(token) <= TOKEN_MAX:
+        return None
+    stamp = services.game_stamp(game_id, token=token)
+    if stamp is not None:
+        stamp.user.session_token = token
+        g._login_user = stamp.user  # what Flask-Login's current_user returns
+    return stamp
+
+
+def with_stamp(view: Callable[..., Any]) -> Callable[..., Any]:
+    """A login-required game route that first reads ``g.stamp`` (see ``owned_stamp``):
+    the cheap answers (a 304, a cached page or PDF) need nothing more from the database."""
+    guarded = login_required(view)
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        g.stamp = owned_stamp(kwargs["game_id"])
+        return guarded(*args, **kwargs)
+
+    return wrapper

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -11,21 +10,10 @@ from werkzeug.wrappers import Response
 
 from ... import services
 from ...forms import ConfirmForm, ImportForm, new_submission
-from ...rules import GameRecord, RecordError
+from ...rules import RecordError
+from ...rules.errors import NotJson
 from ..nights import night_or_404
 from .blueprint import bp, game_or_404
-
-
-def _read_json(text: str) -> Any:
-    """json.loads, with the ways a hostile text breaks it (besides bad syntax) in words."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        raise
-    except RecursionError:
-        raise RecordError("the record is nested too deeply") from None
-    except ValueError:  # a number of thousands of digits: Python refuses to read it
-        raise RecordError("a number in the record is too long") from None
 
 
 @bp.get("/games/<id:game_id>/export.json")
@@ -48,40 +36,19 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
     error = None
     if form.validate_on_submit():
         upload = request.files.get("file")
-        text = (
-            upload.read().decode("utf-8", "replace")
-            if upload and upload.filename
-            else (form.record.data or "")
-        )
+        text = upload.read().decode("utf-8", "replace") if upload and upload.filename else None
         try:
-            if not text.strip():
-                raise RecordError("paste a game record or choose a file")
-            data = _read_json(text)
-            record = GameRecord.from_json(data)
-            if record.settings.currency != night.currency:
-                raise RecordError(
-                    f"the record is in {record.settings.currency} but this "
-                    f"night is in {night.currency}"
-                )
-            raw_settings = data.get("settings") or {}
-            game = services.create_game(
-                night,
-                variant=record.variant,
-                players=[(p.name, p.handicap) for p in record.players],
-                first_dealer=record.first_dealer,
-                settings={**record.settings.to_json(frozenset(raw_settings) | {"currency"})},
-                rounds=[r.to_json() for r in record.rounds],
-                user=current_user,
-                action="import",
+            game = services.import_game(
+                night, text or form.record.data or "", user=current_user,
                 submission=form.submission.data,
-            )
+            )  # fmt: skip
         except services.AlreadyCreated as done:
             flash("That record was already imported (sent twice): here it is, once.", "info")
             return redirect(url_for("games.sheet", game_id=done.target_id))
         except services.Conflict:
             error = "Something changed at the same moment: nothing was imported. Try again."
-        except json.JSONDecodeError as exc:
-            error = f"That is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        except NotJson as exc:
+            error = f"That is not JSON: {exc.detail}."
         except (RecordError, services.Refused) as exc:
             error = f"Not imported: {exc}"
         else:
@@ -89,9 +56,8 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
             return redirect(url_for("games.sheet", game_id=game.id))
     elif request.method == "POST":
         error = "; ".join(e for errs in form.errors.values() for e in errs)
-    return render_template(
-        "games/import.html", night=night, form=form, error=error
-    ), 422 if error else 200
+    page = render_template("games/import.html", night=night, form=form, error=error)
+    return page, 422 if error else 200
 
 
 # ------------------------------------------------------------ delete & restore ---

@@ -69,6 +69,23 @@ class RoundEntry:
         return self.s.variant.round_inputs
 
     @property
+    def rows(self) -> list[RoundPlayer]:
+        """The players in the order the table counts its hands: seat order from the player
+        who starts the round (the seat after the dealer's), so the form follows the table.
+        ``players`` stays in seat order: the round is read and stored in that order."""
+        if self.editing:
+            dealer = self.s.rounds[self.number - 1].dealer
+        else:
+            upcoming = self.s.upcoming(self.game.pending_joins)
+            dealer = upcoming.dealer if upcoming else ""
+        seats = {name_key(p.name): p.seat for p in (*self.s.players, *self.players)}
+        dealer_seat = seats.get(name_key(dealer))
+        if dealer_seat is None:
+            return self.players
+        first = next((i for i, p in enumerate(self.players) if p.seat > dealer_seat), 0)
+        return self.players[first:] + self.players[:first]
+
+    @property
     def marked(self) -> bool:
         """Is an error shown next to a field (not only at the top of the form)?"""
         return any(key != "general" for key in self.errors)
@@ -373,10 +390,10 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
         flash(f"Round {entry.number} corrected; everything after it is recomputed.", "success")
         return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"r{entry.number}"))
     # The round is committed: the answer is built from plain values, not from the
-    # session's (expired) objects, so nothing after the commit needs the database.
-    return redirect(
-        url_for("games.sheet", game_id=game_id, saved=entry.number, _anchor=f"r{entry.number}")
-    )
+    # session's (expired) objects, so nothing after the commit needs the database. No
+    # anchor: the sheet opens at its banner (who deals next), Undo and the new row; the
+    # script scrolls the grid box to the row (an anchor would scroll the banner away).
+    return redirect(url_for("games.sheet", game_id=game_id, saved=entry.number))
 
 
 def _conflict(game_id: int, entry: RoundEntry) -> tuple[str, int]:

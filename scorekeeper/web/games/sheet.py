@@ -4,20 +4,26 @@ game's version alone while nothing changed."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from flask import abort, current_app, make_response, render_template, request, session
-from flask_login import current_user, login_required
+from flask import abort, current_app, g, make_response, render_template, request, session
+from flask_login import current_user
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ... import services
-from ...forms import ConfirmForm, new_submission
+from ...cache import DocumentCache
+from ...forms import new_submission
 from ...models import Game
+from ...reports.chart import game_chart
 from ...reports.files import files_digest
-from ...rules import Standings, format_cents
+from ...rules import Standings, format_cents, get_variant
 from ...rules.display import Fact, cell_marks, legend
-from .blueprint import bp, game_or_404
+from .blueprint import bp, game_or_404, with_stamp
 
 
 @cache
@@ -36,14 +42,12 @@ def _etag(game_id: int, version: int) -> str:
     return f"g{game_id}-v{version}-t{_templates_version()}-s{tag}"
 
 
-def _not_modified(game_id: int) -> Response | None:
-    """A 304 when the phone's copy is current: one small query, no rounds loaded."""
-    if not request.if_none_match or session.get("_flashes"):
+def _not_modified(stamp: services.GameStamp | None) -> Response | None:
+    """A 304 when the phone's copy is current, from the one query that found the user
+    and the game's version (``with_stamp``): no rounds loaded, nothing rendered."""
+    if stamp is None or not request.if_none_match or session.get("_flashes"):
         return None
-    version = services.game_version(game_id, current_user)
-    if version is None:
-        abort(404)
-    etag = _etag(game_id, version)
+    etag = _etag(stamp.game_id, stamp.version)
     if not request.if_none_match.contains_weak(etag):
         return None
     response = make_response("", 304)
@@ -51,39 +55,130 @@ def _not_modified(game_id: int) -> Response | None:
     return response
 
 
+@dataclass(frozen=True, slots=True)
+class SheetHead:
+    """What the page around the cached parts shows: from the stamp, no game loaded."""
+
+    game_id: int
+    night_id: int
+    night_name: str
+    title: str
+    variant: str
+
+    @classmethod
+    def of(cls, stamp: services.GameStamp) -> SheetHead:
+        title = get_variant(stamp.variant).title
+        return cls(stamp.game_id, stamp.night_id, stamp.night_name, title, stamp.variant)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetParts:
+    """The parts of a sheet drawn from the record alone, rendered once per game version
+    and kept (bounded by bytes; shared between workers when a shared cache is set up):
+    the banner, the grid with its legend and the pot, the links to the game's other
+    pages, and the number of rounds (for Remove last round). The CSRF token, flashes and
+    Undo are never in here."""
+
+    banner: str
+    grid: str
+    links: str
+    rounds_played: int
+
+    @property
+    def size(self) -> int:
+        return len(self.banner) + len(self.grid) + len(self.links) + 200
+
+
+SHEET_CACHE = DocumentCache("sheet", max_bytes=32 * 1024 * 1024, max_entries=2_000)
+
+
+def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
+    """The sheet's cached parts for this stored state of the game, or render them (and
+    keep them only when the game as loaded is the state the stamp names)."""
+    key = f"{stamp.key}:{_templates_version()}"
+    found: SheetParts | None = SHEET_CACHE.get(key)
+    if found is not None:
+        return found
+    game = load()
+    standings = services.standings_for(game)
+    view = SheetView(game, standings)
+    context = {"game": game, "s": standings, "view": view}
+    parts = SheetParts(
+        banner=render_template("games/_sheet_banner.html", **context),
+        grid=render_template("games/_sheet_grid.html", **context),
+        links=render_template("games/_sheet_links.html", **context),
+        rounds_played=standings.rounds_played,
+    )
+    if game.version == stamp.version:
+        SHEET_CACHE.put(key, parts, parts.size)
+    return parts
+
+
 @bp.get("/games/<id:game_id>")
-@login_required
+@with_stamp
 def sheet(game_id: int) -> Response:
     saved = request.args.get("saved", type=int)
-    unchanged = None if saved else _not_modified(game_id)
+    stamp = g.stamp or services.game_stamp(game_id, user=current_user)
+    if stamp is None:
+        abort(404)
+    unchanged = None if saved else _not_modified(stamp)
     if unchanged is not None:
         return unchanged
-    game = game_or_404(game_id)
-    response = make_response(render_sheet(game, saved=saved))
+    response = make_response(_page(stamp, lambda: game_or_404(game_id), saved=saved))
     if not saved:
-        response.set_etag(_etag(game.id, game.version), weak=True)  # after the token is made
+        response.set_etag(_etag(stamp.game_id, stamp.version), weak=True)  # after the token
     return response
 
 
-def render_sheet(game: Game, *, saved: int | None = None, conflict: str | None = None) -> str:
-    """The sheet page of a game as it is stored now (also shown after a refused change)."""
-    standings = services.standings_for(game)
+def render_sheet(game: Game, *, conflict: str | None = None) -> str:
+    """The sheet page of a game as it is stored now (shown after a refused change)."""
+    stamp = services.game_stamp(game.id, user=current_user)
+    if stamp is None:
+        abort(404)
+    return _page(stamp, lambda: game, conflict=conflict)
+
+
+def _page(
+    stamp: services.GameStamp,
+    load: Callable[[], Game],
+    *,
+    saved: int | None = None,
+    conflict: str | None = None,
+) -> str:
+    parts = _parts(stamp, load)
+    grid = parts.grid
+    if saved:  # the round just saved stands out (and JavaScript scrolls to it)
+        grid = grid.replace(f'<tr id="r{saved}">', f'<tr id="r{saved}" class="just-saved">', 1)
     return render_template(
         "games/sheet.html",
-        game=game,
-        s=standings,
-        view=SheetView(game, standings),
+        head=SheetHead.of(stamp),
+        banner=Markup(parts.banner),
+        grid=Markup(grid),
+        links=Markup(parts.links),
+        facts=parts,
         saved=saved,
         conflict=conflict,
-        undo_form=ConfirmForm(version=game.version, submission=new_submission()),
+        change_fields=_change_fields(stamp.version),
     )
+
+
+def _change_fields(version: int) -> Markup:
+    """The hidden fields of the page's Undo and Remove forms (what ``ConfirmForm`` reads
+    back): the session's CSRF token, the game's version, a one-time submission id. Written
+    out directly: building a WTForms form to print three hidden inputs costs more than the
+    rest of a cached sheet."""
+    return Markup(
+        '<input type="hidden" name="csrf_token" value="{}">'
+        '<input type="hidden" name="version" value="{}">'
+        '<input type="hidden" name="submission" value="{}">'
+    ).format(generate_csrf(), version, new_submission())
 
 
 class SheetView:
     """What the sheet template needs beyond the standings, computed once, all of it from
     the variant's declarations (the template never asks which game it shows)."""
 
-    def __init__(self, game: Game, s: Standings) -> None:
+    def __init__(self, game: Game, s: Standings, *, chart_uid: str = "chart") -> None:
         variant, settings = s.variant, s.record.settings
         self.currency = s.pot.currency
         self.labels = [variant.round_label(r.number) for r in s.rounds]
@@ -96,15 +191,19 @@ class SheetView:
         self.takes_joins = "joins" in variant.round_inputs and not s.finished
         self.join_terms = s.join_terms() if self.takes_joins else None
         self.progress = {p.name: variant.progress(p) for p in s.players}
-        # Each cell's marks, by (round, player): the same symbols as on paper, with detail.
+        # Each cell's marks, by (round, player): (kind, the symbol paper prints, the symbol
+        # with its detail), the detail shown where there is room.
         self.marks = {
-            (r.number, name): [(m.mark.kind, m.text) for m in cell_marks(r, name, self.currency)]
+            (r.number, name): [
+                (m.mark.kind, m.symbol, m.text) for m in cell_marks(r, name, self.currency)
+            ]
             for r in s.rounds
             for name in r.totals
         }
         self.penalty = variant.low_is_good
         used = legend(s.rounds, settings, went_out_note=variant.went_out_note(settings))
         self.legend = used if s.rounds else []  # the marks in the grid, as on paper
+        self.chart = game_chart(s, uid=chart_uid)  # running totals, drawn (reports/_chart.html)
 
     def money(self, cents: int) -> str:
         return format_cents(cents, self.currency)

@@ -1,0 +1,284 @@
+"""Live links: a read-only view of one game or one night for the players at the table, on
+their own phones or a tablet propped up, with no account (``/live/<token>``,
+``/live/night/<token>``).
+
+A link's token is its only key: 128 random bits, unique. A game or a night has at most one
+link in force; the keeper turns it off or renews it (a new token, the old one off). What a
+link shows is found by its token alone, and only while the link is in force and its game or
+night is not deleted: otherwise nothing at all (the views answer 404, the same for a token
+that never existed).
+
+The players' phones ask every few seconds. The answer "nothing changed" (304) comes from
+the stamps below, one indexed query each (two for a night), with no replay and nothing
+rendered: :func:`game_stamp` and :func:`night_stamp` name the state of what the link shows,
+and the views make their ETags from them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, func, select, union
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from .extensions import db
+from .models import (
+    LIVE_TOKEN_BYTES,
+    LIVE_TOKEN_MAX,
+    Carry,
+    Game,
+    LiveLink,
+    Night,
+    PaymentHandle,
+    Person,
+    Regular,
+    Seat,
+    TransferMark,
+    utcnow,
+)
+from .services import Conflict, transaction
+
+_TOKEN = re.compile(rf"[A-Za-z0-9_-]{{16,{LIVE_TOKEN_MAX}}}")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(LIVE_TOKEN_BYTES)
+
+
+def plausible(token: str) -> bool:
+    """Whether ``token`` could be one (a cheap check before any query)."""
+    return _TOKEN.fullmatch(token) is not None
+
+
+# ------------------------------------------------------------------- the keeper ---
+def _in_force(game_id: int | None, night_id: int | None) -> Any:
+    query = select(LiveLink).where(LiveLink.revoked_at.is_(None))
+    if game_id is not None:
+        return query.where(LiveLink.game_id == game_id)
+    return query.where(LiveLink.night_id == night_id)
+
+
+def link_in_force(*, game_id: int | None = None, night_id: int | None = None) -> LiveLink | None:
+    """The game's (or the night's) link in force, if there is one."""
+    return db.session.scalars(_in_force(game_id, night_id)).first()
+
+
+@transaction
+def open_link(*, game_id: int | None = None, night_id: int | None = None) -> LiveLink:
+    """The link in force, made when there is none. Idempotent: a second tap finds the same
+    link, and of two phones asking at the same moment one makes it and the other finds it
+    (the partial unique index lets only one in)."""
+    found = link_in_force(game_id=game_id, night_id=night_id)
+    if found is not None:
+        return found
+    link = LiveLink(token=new_token(), game_id=game_id, night_id=night_id)
+    db.session.add(link)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        found = link_in_force(game_id=game_id, night_id=night_id)
+        if found is None:  # pragma: no cover - a clash of 128-bit tokens
+            raise Conflict from None
+        return found
+    return link
+
+
+@transaction
+def turn_off(*, game_id: int | None = None, night_id: int | None = None) -> bool:
+    """Turn the link in force off (kept, with when); False when there was none."""
+    found = link_in_force(game_id=game_id, night_id=night_id)
+    if found is None:
+        return False
+    found.revoked_at = utcnow()
+    _commit()
+    return True
+
+
+@transaction
+def renew(*, game_id: int | None = None, night_id: int | None = None) -> LiveLink:
+    """A new link in force, the old one (if any) turned off, in one commit: whoever had
+    the old link sees nothing more."""
+    found = link_in_force(game_id=game_id, night_id=night_id)
+    if found is not None:
+        found.revoked_at = utcnow()
+        db.session.flush()  # off before the new one comes in (one in force at a time)
+    link = LiveLink(token=new_token(), game_id=game_id, night_id=night_id)
+    db.session.add(link)
+    _commit()
+    return link
+
+
+def _commit() -> None:
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict from None
+
+
+# ------------------------------------------------------------------ the players ---
+@dataclass(frozen=True, slots=True)
+class GameStamp:
+    """The state a game link shows: the link, the game's version, the night's name."""
+
+    link_id: int
+    game_id: int
+    version: int
+    created_at: datetime
+    night_name: str
+
+    @property
+    def tag(self) -> str:
+        name = hashlib.sha256(self.night_name.encode()).hexdigest()[:8]
+        return (
+            f"l{self.link_id}-g{self.game_id}.{self.created_at.timestamp():.6f}"
+            f"-v{self.version}-n{name}"
+        )
+
+
+_GAME_BY_TOKEN = (
+    select(LiveLink.id, Game.id, Game.version, Game.created_at, Night.name)
+    .join(Game, Game.id == LiveLink.game_id)
+    .join(Night, Night.id == Game.night_id)
+    .where(
+        LiveLink.token == bindparam("token"),
+        LiveLink.revoked_at.is_(None),
+        Game.deleted_at.is_(None),
+        Night.deleted_at.is_(None),
+    )
+)
+
+
+def game_stamp(token: str) -> GameStamp | None:
+    """The game behind a link in force, in one query by the token's unique index; None
+    for a token that is unknown, turned off, or of a deleted game (or night)."""
+    if not plausible(token):
+        return None
+    row = _first(_GAME_BY_TOKEN, {"token": token})
+    return None if row is None else GameStamp(*row)
+
+
+def _first(statement: Any, values: dict[str, Any]) -> Any:
+    """The first row of a read, on a pooled connection of its own rather than through the
+    ORM session: a phone's poll answered 304 then never opens (nor closes) a session,
+    which is a third of what such a request costs."""
+    with db.engine.connect() as conn:
+        return conn.execute(statement, values).first()
+
+
+@dataclass(frozen=True, slots=True)
+class NightStamp:
+    """The state a night link shows, as one digest: the night's own fields, every game's
+    version (deleted ones too: a delete or restore bumps it), the marks, the carried
+    debts, the people and their ways to pay."""
+
+    link_id: int
+    night_id: int
+    digest: str
+
+    @property
+    def tag(self) -> str:
+        return f"l{self.link_id}-n{self.night_id}-{self.digest}"
+
+
+# Each part of what the night's page shows, as a number that changes whenever it does:
+# versions only grow, marks and carries are only added (or written off), people are added
+# or moved to another regular (a merge).
+_NIGHT_BY_TOKEN = (
+    select(
+        LiveLink.id,
+        Night.id,
+        Night.name,
+        Night.played_on,
+        Night.currency,
+        Night.settle_unit,
+        select(func.coalesce(func.sum(Game.version), 0))
+        .where(Game.night_id == Night.id)
+        .scalar_subquery(),
+        select(func.count(Game.id))
+        .where(Game.night_id == Night.id, Game.deleted_at.is_(None))
+        .scalar_subquery(),
+        select(func.coalesce(func.max(TransferMark.id), 0))
+        .where(TransferMark.night_id == Night.id)
+        .scalar_subquery(),
+        select(func.count(Carry.id))
+        .where((Carry.to_night_id == Night.id) | (Carry.from_night_id == Night.id))
+        .scalar_subquery(),
+        select(func.count(Carry.written_off_at))
+        .where((Carry.to_night_id == Night.id) | (Carry.from_night_id == Night.id))
+        .scalar_subquery(),
+        select(func.count(Person.id)).where(Person.night_id == Night.id).scalar_subquery(),
+        select(func.coalesce(func.sum(Person.regular_id), 0))
+        .where(Person.night_id == Night.id)
+        .scalar_subquery(),
+    )
+    .join(Night, Night.id == LiveLink.night_id)
+    .where(
+        LiveLink.token == bindparam("token"),
+        LiveLink.revoked_at.is_(None),
+        Night.deleted_at.is_(None),
+    )
+)
+_NIGHT_ID = bindparam("night_id")
+# The regulars a night's settlement names (its people and the parties to debts carried
+# in) with their ways to pay: read as they are, since a handle edited in place keeps its
+# row count, and SQLite may give a new row the id of one just deleted.
+_NIGHT_REGULARS = union(
+    select(Person.regular_id.label("id")).where(Person.night_id == _NIGHT_ID),
+    select(Carry.payer_id).where(Carry.to_night_id == _NIGHT_ID),
+    select(Carry.payee_id).where(Carry.to_night_id == _NIGHT_ID),
+).subquery()
+_NIGHT_HANDLES = (
+    select(Regular.id, Regular.name, PaymentHandle.kind, PaymentHandle.value)
+    .outerjoin(PaymentHandle, PaymentHandle.regular_id == Regular.id)
+    .where(Regular.id.in_(select(_NIGHT_REGULARS.c.id)))
+    .order_by(Regular.id, PaymentHandle.position, PaymentHandle.id)
+)
+
+
+def night_stamp(token: str) -> NightStamp | None:
+    """The night behind a link in force (one query by the token's unique index, then one
+    for the ways to pay of its regulars); None for a token that is unknown, turned off,
+    or of a deleted night."""
+    if not plausible(token):
+        return None
+    with db.engine.connect() as conn:  # as in _first: no ORM session for a 304
+        row = conn.execute(_NIGHT_BY_TOKEN, {"token": token}).first()
+        if row is None:
+            return None
+        handles = conn.execute(_NIGHT_HANDLES, {"night_id": row[1]}).all()
+    digest = hashlib.sha256(repr((tuple(row[2:]), [tuple(h) for h in handles])).encode())
+    return NightStamp(row[0], row[1], digest.hexdigest()[:20])
+
+
+def load_game(game_id: int) -> Game | None:
+    """A live game with its seats and rounds (for a link already checked by its stamp)."""
+    query = (
+        select(Game)
+        .where(Game.id == game_id, Game.deleted_at.is_(None))
+        .options(selectinload(Game.seats).joinedload(Seat.person), selectinload(Game.rounds))
+    )
+    return db.session.scalars(query).first()
+
+
+def load_night(night_id: int) -> Night | None:
+    """A live night with its people and games, seats and rounds (as ``services.load_night``
+    without an owner: the link was checked by its stamp)."""
+    games = selectinload(Night.games)
+    query = (
+        select(Night)
+        .where(Night.id == night_id, Night.deleted_at.is_(None))
+        .options(
+            selectinload(Night.people),
+            games.selectinload(Game.seats).joinedload(Seat.person),
+            games.selectinload(Game.rounds),
+        )
+    )
+    return db.session.scalars(query).first()

@@ -1,0 +1,240 @@
+"""What the regulars care about over months: nights, games played and won, money won and
+lost, best and worst nights, head to head.
+
+Every number comes from the rules engine: each night's finished games are replayed
+(``services.standings_for``, cached by record) and settled by ``rules.settle``; a regular's
+net for a night is that settlement's games part for the person they were that night.
+Nothing is counted a second way.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from . import services
+from .extensions import db
+from .models import Game, Night, Person, Regular, Seat
+from .rules import Standings, name_key, settle
+
+
+@dataclass(frozen=True)
+class GamePlayed:
+    game_id: int
+    title: str
+    variant: str
+    won: bool
+    place: int
+    players: int
+
+
+@dataclass
+class NightLine:
+    """One night of one regular: the name they played as, their games, their net."""
+
+    night_id: int
+    night_name: str
+    played_on: date
+    currency: str
+    name: str
+    games: list[GamePlayed] = field(default_factory=list)
+    net: int = 0  # cents, the games' part of the night's settlement
+
+
+@dataclass
+class RegularStats:
+    regular: Regular
+    nights: list[NightLine]
+
+    @property
+    def games(self) -> int:
+        return sum(len(n.games) for n in self.nights)
+
+    @property
+    def wins(self) -> int:
+        return sum(g.won for n in self.nights for g in n.games)
+
+    @property
+    def nets(self) -> dict[str, int]:
+        """Net money per currency (cents), the main currency first: nights in different
+        currencies are never added together."""
+        out: dict[str, int] = {self.currency: 0} if self.nights else {}
+        for night in self.nights:
+            out[night.currency] = out.get(night.currency, 0) + night.net
+        return out
+
+    @property
+    def currency(self) -> str:
+        """The currency most of this regular's nights were played in (the earliest on a
+        tie): best and worst nights, the chart and sorting by net use it."""
+        counts: dict[str, int] = {}
+        for night in self.nights:
+            counts[night.currency] = counts.get(night.currency, 0) + 1
+        return max(counts, key=lambda c: counts[c], default="USD")
+
+    @property
+    def net(self) -> int:
+        """Net money in the main currency (cents)."""
+        return self.nets.get(self.currency, 0)
+
+    def _main(self) -> list[NightLine]:
+        return [n for n in self.nights if n.currency == self.currency]
+
+    @property
+    def by_variant(self) -> list[tuple[str, int, int]]:
+        """(game, played, won), most played first."""
+        played: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for night in self.nights:
+            for g in night.games:
+                played[g.title][0] += 1
+                played[g.title][1] += g.won
+        return sorted(((t, p, w) for t, (p, w) in played.items()), key=lambda x: (-x[1], x[0]))
+
+    @property
+    def best(self) -> NightLine | None:
+        return max(self._main(), key=lambda n: (n.net, n.played_on), default=None)
+
+    @property
+    def worst(self) -> NightLine | None:
+        return min(self._main(), key=lambda n: (n.net, n.played_on), default=None)
+
+    def running(self) -> list[tuple[date, int]]:
+        """The net over time in the main currency: after each night, the sum so far."""
+        total, out = 0, []
+        for night in self._main():
+            total += night.net
+            out.append((night.played_on, total))
+        return out
+
+
+def _nights_of(owner_id: int) -> list[Night]:
+    """The keeper's nights (not deleted), oldest first, with people, games, seats and rounds
+    loaded in a fixed number of queries."""
+    games = selectinload(Night.games)
+    return list(
+        db.session.scalars(
+            select(Night)
+            .where(Night.owner_id == owner_id, Night.deleted_at.is_(None))
+            .order_by(Night.played_on, Night.id)
+            .options(
+                selectinload(Night.people).joinedload(Person.regular),
+                games.selectinload(Game.seats).joinedload(Seat.person),
+                games.selectinload(Game.rounds),
+            )
+        )
+    )
+
+
+def _night_lines(night: Night) -> dict[int, NightLine]:
+    """Each regular's line for one night, from the night's replays and settlement."""
+    games: list[tuple[Game, Standings]] = [(g, services.standings_for(g)) for g in night.games]
+    finished = [s for _, s in games if s.finished]
+    nets = settle(finished, night.currency).games if finished else {}
+    nets_by_key = {name_key(n): v for n, v in nets.items()}
+    lines: dict[int, NightLine] = {}
+    for person in night.people:
+        line = NightLine(night.id, night.name, night.played_on, night.currency, person.name)
+        line.net = nets_by_key.get(person.name_key, 0)
+        for game, s in games:
+            if not s.finished:
+                continue
+            player = next((p for p in s.players if name_key(p.name) == person.name_key), None)
+            if player is None:
+                continue
+            won = any(name_key(w) == person.name_key for w in s.winners)
+            line.games.append(
+                GamePlayed(game.id, game.title, s.variant.name, won, player.place, len(s.players))
+            )
+        lines[person.regular_id] = line  # a night on the list counts, games or not
+    return lines
+
+
+def all_stats(owner_id: int) -> dict[int, RegularStats]:
+    """Every regular's stats, by regular id (merged entries are already folded in: their
+    people point at the regular they were merged into)."""
+    regulars = {
+        r.id: r
+        for r in db.session.scalars(
+            select(Regular).where(Regular.owner_id == owner_id, Regular.merged_into_id.is_(None))
+        )
+    }
+    stats = {rid: RegularStats(r, []) for rid, r in regulars.items()}
+    for night in _nights_of(owner_id):
+        for regular_id, line in _night_lines(night).items():
+            if regular_id in stats:
+                stats[regular_id].nights.append(line)
+    return stats
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    games: int  # finished games both played
+    ahead: int  # games the first finished ahead of the second
+    behind: int
+    level: int
+    nights: int  # nights both played
+    net_first: dict[str, int]  # cents over those nights, per currency
+    net_second: dict[str, int]
+
+
+def head_to_head(first: RegularStats, second: RegularStats) -> HeadToHead:
+    by_night = {n.night_id: n for n in second.nights}
+    games = ahead = behind = level = nights = 0
+    net_first: dict[str, int] = {}
+    net_second: dict[str, int] = {}
+    for mine in first.nights:
+        theirs = by_night.get(mine.night_id)
+        if theirs is None:
+            continue
+        nights += 1
+        net_first[mine.currency] = net_first.get(mine.currency, 0) + mine.net
+        net_second[mine.currency] = net_second.get(mine.currency, 0) + theirs.net
+        their_games = {g.game_id: g for g in theirs.games}
+        for g in mine.games:
+            other = their_games.get(g.game_id)
+            if other is None:
+                continue
+            games += 1
+            if g.place < other.place:
+                ahead += 1
+            elif g.place > other.place:
+                behind += 1
+            else:
+                level += 1
+    return HeadToHead(games, ahead, behind, level, nights, net_first, net_second)
+
+
+@dataclass(frozen=True)
+class MoneyChart:
+    """A regular's net over time as an SVG polyline (viewBox 0 0 width height)."""
+
+    width: int
+    height: int
+    points: str  # "x,y x,y ..."
+    zero_y: float  # where the line for 0 is
+    top: int  # cents at the top edge
+    bottom: int  # cents at the bottom edge
+    first: str  # the first and last dates, for the axis
+    last: str
+
+
+def money_chart(running: list[tuple[date, int]], width: int = 320, height: int = 120) -> MoneyChart:
+    values = [v for _, v in running] or [0]
+    top, bottom = max(0, *values), min(0, *values)
+    span = (top - bottom) or 1
+    pad = 6
+
+    def y(v: int) -> float:
+        return round(pad + (top - v) * (height - 2 * pad) / span, 1)
+
+    n = max(1, len(running) - 1)
+    points = " ".join(
+        f"{round(pad + i * (width - 2 * pad) / n, 1)},{y(v)}" for i, (_, v) in enumerate(running)
+    )
+    first = running[0][0].isoformat() if running else ""
+    last = running[-1][0].isoformat() if running else ""
+    return MoneyChart(width, height, points, y(0), top, bottom, first, last)

@@ -1,0 +1,37 @@
+"""How a view carries out a change a keeper asked for on a small form (mark paid, carry,
+rename, ways to pay...): one service call; on success its sentence, on a refusal or a
+race the reason, as a flash for the page the view redirects to. The CSRF token of every
+POST is checked before any view runs (``CSRFProtect``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from flask import abort, flash, request
+
+from ..rules import RecordError
+from ..services import Conflict, Refused
+
+T = TypeVar("T")
+RACE = "Something changed at the same moment: try again."
+
+
+def attempt(change: Callable[[], T], done: Callable[[T], str]) -> tuple[bool, T | None]:
+    """``change()``, then flash ``done(result)``: (True, result). A refusal or a race
+    flashes why: (False, None)."""
+    try:
+        result = change()
+    except (RecordError, Refused, Conflict) as exc:
+        flash(str(exc) or RACE, "error")
+        return False, None
+    flash(done(result), "success")
+    return True, result
+
+
+def whole(name: str) -> int:
+    """A whole number posted in a hidden field (an id, cents); anything else is a 400."""
+    raw = request.form.get(name, "")
+    if not raw.isdigit() or len(raw) > 10:
+        abort(400)
+    return int(raw)

@@ -1,0 +1,283 @@
+"""The live view: what the players at the table see of a game or a night on their own
+phones, read-only and with no account, and the keeper's page that shows them the way in
+(a QR code and a short link), turns it off and renews it.
+
+Public pages (``/live/<token>``, ``/live/night/<token>``) show the game or the night only:
+nothing of the keeper's account, other games or other nights, no forms, no session. An
+unknown token, a link turned off and a deleted game or night all answer the same 404.
+They are polled every few seconds (static/js/live.js): the answer while nothing changed
+is a 304 made from the link's stamp (one indexed query for a game, two for a night; no
+replay, nothing rendered).
+
+Caching: ``Cache-Control: private, no-cache``. The page is the same for everyone who has
+the link, so ``public`` would be correct too, but it would buy nothing (``no-cache`` sends
+every use back here anyway, where a 304 costs one query) and it would let shared caches
+(a proxy, a CDN) keep copies of a table's scores and pay handles after the keeper turned
+the link off. ``X-Robots-Tag: noindex, nofollow`` and ``Referrer-Policy: no-referrer`` keep
+the link out of search engines and out of the pay services' logs.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import login_required
+
+from .. import live, services, settle_up
+from ..models import Game, LiveLink, Night
+from ..reports.files import files_digest
+from .games import game_or_404
+from .games.sheet import SheetView
+from .nights import night_or_404
+
+bp = Blueprint("live", __name__)
+
+#: The pages anyone with a link may read (tests/web/test_route_guard.py PUBLIC_READ_ONLY).
+PUBLIC = frozenset({"live.game", "live.night"})
+POLL_SECONDS = 4  # static/js/live.js asks this often while the page is in view
+REFRESH_SECONDS = 10  # with JavaScript off, the page reloads itself this often
+
+
+@functools.cache
+def _templates_version() -> str:
+    """Part of every live ETag: new templates make every phone fetch the page again."""
+    return files_digest(Path(current_app.template_folder or "templates"))
+
+
+@bp.after_request
+def _live_headers(response: Response) -> Response:
+    if request.endpoint in PUBLIC:
+        response.headers["X-Robots-Tag"] = "noindex, nofollow"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+# ----------------------------------------------------------------- the players ---
+def _tv() -> bool:
+    """The large-type layout for a tablet or a TV (``?tv=1``)."""
+    return request.args.get("tv") == "1"
+
+
+def _etag(tag: str) -> str:
+    return f"{tag}-t{_templates_version()}{'-tv' if _tv() else ''}"
+
+
+def _not_modified(etag: str) -> Response | None:
+    if not request.if_none_match.contains_weak(etag):
+        return None
+    response = make_response("", 304)
+    response.set_etag(etag, weak=True)
+    return response
+
+
+def _page(html: str, etag: str) -> Response:
+    response = make_response(html)
+    response.set_etag(etag, weak=True)
+    return response
+
+
+@bp.get("/live/<token>")
+def game(token: str) -> Response:
+    """A game as the players see it: the banner, the grid, the pot, the chart."""
+    stamp = live.game_stamp(token)
+    if stamp is None:
+        abort(404)
+    etag = _etag(stamp.tag)
+    unchanged = _not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    game = live.load_game(stamp.game_id)
+    if game is None:  # pragma: no cover - deleted between the two queries
+        abort(404)
+    if game.version != stamp.version:  # changed between the two queries: name what is shown
+        etag = _etag(live.GameStamp(stamp.link_id, game.id, game.version, game.created_at,
+                                    stamp.night_name).tag)  # fmt: skip
+    standings = services.standings_for(game)
+    html = render_template(
+        "live/game.html",
+        game=game,
+        s=standings,
+        view=SheetView(game, standings),
+        night_name=stamp.night_name,
+        tv=_tv(),
+        etag=etag,
+        refresh=REFRESH_SECONDS,
+        poll=POLL_SECONDS,
+    )
+    return _page(html, etag)
+
+
+@bp.get("/live/night/<token>")
+def night(token: str) -> Response:
+    """A night as the players see it: its games and the running settlement, each transfer
+    with the payee's ways to pay (paid from the payer's own phone)."""
+    stamp = live.night_stamp(token)
+    if stamp is None:
+        abort(404)
+    etag = _etag(stamp.tag)
+    unchanged = _not_modified(etag)
+    if unchanged is not None:
+        return unchanged
+    night = live.load_night(stamp.night_id)
+    if night is None:  # pragma: no cover - deleted between the two queries
+        abort(404)
+    games = []
+    for n, g in enumerate(night.games, 1):
+        standings = services.standings_for(g)
+        games.append((g, standings, SheetView(g, standings, chart_uid=f"chart-{n}")))
+    html = render_template(
+        "live/night.html",
+        night=night,
+        games=games,
+        settlement=settle_up.night_money(night),
+        tv=_tv(),
+        etag=etag,
+        refresh=REFRESH_SECONDS,
+        poll=POLL_SECONDS,
+    )
+    return _page(html, etag)
+
+
+# ------------------------------------------------------------------ the keeper ---
+def _qr(url: str) -> str:
+    """The link as a QR code, an SVG data URL for an <img> (the CSP allows ``data:``
+    images; no script or style in it). Dark on white whatever the colour scheme, with
+    the quiet zone the readers need."""
+    code = segno.make(url, error="m")
+    return str(code.svg_data_uri(scale=6, border=4, dark="#000", light="#fff"))
+
+
+def _keeper_page(
+    *, link: LiveLink | None, title: str, subject: str, back: str, actions: dict[str, str]
+) -> str:
+    url = url_for("live.game" if link and link.game_id else "live.night", token=link.token,
+                  _external=True) if link else None  # fmt: skip
+    return render_template(
+        "live/keeper.html",
+        link=link,
+        url=url,
+        qr=_qr(url) if url else None,
+        title=title,
+        subject=subject,
+        back=back,
+        actions=actions,
+    )
+
+
+def _game_actions(game_id: int) -> dict[str, str]:
+    return {
+        "open": url_for("live.game_link", game_id=game_id),
+        "renew": url_for("live.renew_game", game_id=game_id),
+        "off": url_for("live.off_game", game_id=game_id),
+    }
+
+
+def _night_actions(night_id: int) -> dict[str, str]:
+    return {
+        "open": url_for("live.night_link", night_id=night_id),
+        "renew": url_for("live.renew_night", night_id=night_id),
+        "off": url_for("live.off_night", night_id=night_id),
+    }
+
+
+@bp.route("/games/<id:game_id>/live", methods=["GET", "POST"])
+@login_required
+def game_link(game_id: int) -> str | Response:
+    """The keeper's page of a game's live view: the QR code and the link, or the way to
+    make one; a POST ("Show players") makes the link, or finds the one in force."""
+    game: Game = game_or_404(game_id)
+    if request.method == "POST":
+        return _changed("", live.open_link, {"game_id": game.id})
+    return _keeper_page(
+        link=live.link_in_force(game_id=game.id),
+        title=game.title,
+        subject="this game",
+        back=url_for("games.sheet", game_id=game.id),
+        actions=_game_actions(game.id),
+    )
+
+
+@bp.route("/nights/<id:night_id>/live", methods=["GET", "POST"])
+@login_required
+def night_link(night_id: int) -> str | Response:
+    """The same for a night (its games and the running settlement)."""
+    night: Night = night_or_404(night_id)
+    if request.method == "POST":
+        return _changed("", live.open_link, {"night_id": night.id})
+    return _keeper_page(
+        link=live.link_in_force(night_id=night.id),
+        title=night.name,
+        subject="this night",
+        back=url_for("nights.show", night_id=night.id),
+        actions=_night_actions(night.id),
+    )
+
+
+def _changed(what: str, done: Any, target: dict[str, int]) -> Response:
+    """Run a change of a link (CSRF checked by CSRFProtect before the view) and show the
+    keeper's page again."""
+    try:
+        done(**target)
+    except services.Conflict:
+        flash("Something changed at the same moment: try again.", "error")
+    else:
+        if what:
+            flash(what, "info")
+    page = "live.game_link" if "game_id" in target else "live.night_link"
+    return redirect(url_for(page, **target))
+
+
+@bp.post("/games/<id:game_id>/live/renew")
+@login_required
+def renew_game(game_id: int) -> Response:
+    return _changed(
+        "A new link: the old one shows nothing any more.",
+        live.renew,
+        {"game_id": game_or_404(game_id).id},
+    )
+
+
+@bp.post("/games/<id:game_id>/live/off")
+@login_required
+def off_game(game_id: int) -> Response:
+    return _changed(
+        "The live view is off: its link shows nothing.",
+        live.turn_off,
+        {"game_id": game_or_404(game_id).id},
+    )
+
+
+@bp.post("/nights/<id:night_id>/live/renew")
+@login_required
+def renew_night(night_id: int) -> Response:
+    return _changed(
+        "A new link: the old one shows nothing any more.",
+        live.renew,
+        {"night_id": night_or_404(night_id).id},
+    )
+
+
+@bp.post("/nights/<id:night_id>/live/off")
+@login_required
+def off_night(night_id: int) -> Response:
+    return _changed(
+        "The live view is off: its link shows nothing.",
+        live.turn_off,
+        {"night_id": night_or_404(night_id).id},
+    )

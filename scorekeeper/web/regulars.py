@@ -1,0 +1,141 @@
+"""Regulars: the keeper's people across nights, their stats, payment handles, merging."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from .. import regulars as directory
+from .. import stats
+from ..extensions import db
+from ..models import Regular
+from ..payments import KINDS
+from ..reports import spreadsheets
+from ..rules import format_cents
+from .changes import attempt, whole
+
+bp = Blueprint("regulars", __name__, url_prefix="/regulars")
+
+SORTS = {
+    "net": lambda s: (-s.net, s.regular.name_key),
+    "wins": lambda s: (-s.wins, s.regular.name_key),
+    "games": lambda s: (-s.games, s.regular.name_key),
+    "name": lambda s: s.regular.name_key,
+}
+
+
+def nets_text(nets: dict[str, int]) -> str:
+    """Money in one or more currencies, never added across them: "$12.50 · €-3.00"."""
+    return " · ".join(format_cents(cents, cur) for cur, cents in nets.items()) or "–"
+
+
+def regular_or_404(regular_id: int) -> Regular:
+    regular = db.session.get(Regular, regular_id)
+    if regular is None or regular.owner_id != current_user.id or regular.merged_into_id:
+        abort(404)
+    return regular
+
+
+@bp.get("")
+@login_required
+def index() -> str:
+    sort = request.args.get("sort", "net")
+    table = sorted(stats.all_stats(current_user.id).values(), key=SORTS.get(sort, SORTS["net"]))
+    return render_template(
+        "regulars/index.html", table=table, sort=sort, form=FlaskForm(), nets=nets_text
+    )
+
+
+@bp.post("")
+@login_required
+def add() -> Response:
+    _, regular = attempt(
+        lambda: directory.add_regular(current_user, request.form.get("name", "")[:200]),
+        lambda r: f"{r.name} added to your regulars.",
+    )
+    if regular is None:
+        return redirect(url_for("regulars.index"))
+    return redirect(url_for("regulars.show", regular_id=regular.id))
+
+
+@bp.post("/merge")
+@login_required
+def merge() -> Response:
+    keep, gone = (regular_or_404(whole(k)) for k in ("keep", "gone"))
+    merged, _ = attempt(
+        lambda: directory.merge_regulars(keep, gone),
+        lambda _: f"{gone.name} merged into {keep.name}.",
+    )
+    if not merged:
+        return redirect(url_for("regulars.index"))
+    return redirect(url_for("regulars.show", regular_id=keep.id))
+
+
+@bp.get("/<id:regular_id>")
+@login_required
+def show(regular_id: int) -> str:
+    regular = regular_or_404(regular_id)
+    everyone = stats.all_stats(current_user.id)
+    mine = everyone[regular.id]
+    vs = everyone.get(request.args.get("vs", type=int) or 0)
+    return render_template(
+        "regulars/show.html",
+        regular=regular,
+        s=mine,
+        others=[o.regular for o in everyone.values() if o.regular.id != regular.id],
+        vs=vs,
+        h2h=stats.head_to_head(mine, vs) if vs and vs is not mine else None,
+        chart=stats.money_chart(mine.running()),
+        kinds=KINDS,
+        form=FlaskForm(),
+        money=format_cents,
+        nets=nets_text,
+    )
+
+
+@bp.post("/<id:regular_id>/rename")
+@login_required
+def rename(regular_id: int) -> Response:
+    regular = regular_or_404(regular_id)
+    attempt(
+        lambda: directory.rename_regular(regular, request.form.get("name", "")[:200]),
+        lambda _: "Renamed: games keep the names they were played with.",
+    )
+    return redirect(url_for("regulars.show", regular_id=regular_id))
+
+
+@bp.post("/<id:regular_id>/handles")
+@login_required
+def handles(regular_id: int) -> Response:
+    regular = regular_or_404(regular_id)
+    pairs = list(zip(request.form.getlist("kind"), request.form.getlist("handle"), strict=False))
+    given = [(k, h[:200]) for k, h in pairs[: directory.MAX_HANDLES + 2]]
+    attempt(lambda: directory.set_handles(regular, given), lambda _: "Ways to pay saved.")
+    return redirect(url_for("regulars.show", regular_id=regular_id))
+
+
+@bp.get("/<id:regular_id>/history.csv")
+@login_required
+def history_csv(regular_id: int) -> Response:
+    regular = regular_or_404(regular_id)
+    mine = stats.all_stats(current_user.id)[regular.id]
+    rows = [
+        (n.played_on, n.night_name, n.name, len(n.games), sum(g.won for g in n.games), n.net,
+         n.currency)
+        for n in mine.nights
+    ]  # fmt: skip
+    response = make_response(spreadsheets.history_csv(rows))
+    response.mimetype = "text/csv"
+    name = spreadsheets.csv_response_name(f"{regular.name}-history.csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

@@ -1,0 +1,116 @@
+// The live view's only script (templates/live/): the page follows the game by itself.
+// Every few seconds, while the page is in view, it asks the server whether anything
+// changed (If-None-Match with the page's ETag): a 304 costs the server one query; on a 200
+// the main part of the page is replaced, folded sections stay as they were, and the rounds
+// that are new stand out for a moment. A link turned off shows the server's "not found".
+// Without this script the page reloads itself (<noscript> refresh). Also: copy buttons
+// for pay handles, and the screen kept awake where the browser allows it.
+(function () {
+  "use strict";
+
+  var main = document.getElementById("live");
+  if (!main || !window.fetch || !window.DOMParser) return;
+  var status = document.getElementById("live-status");
+  var etag = main.getAttribute("data-etag");
+  var every = 1000 * (parseInt(main.getAttribute("data-poll") || "4", 10) || 4);
+  var busy = false;
+
+  function rounds(root) {
+    var seen = {};
+    root.querySelectorAll("tr[data-round]").forEach(function (row) { seen[row.id] = true; });
+    return seen;
+  }
+
+  function openFolds(root) {
+    var open = {};
+    root.querySelectorAll("details[id]").forEach(function (d) { open[d.id] = d.open; });
+    return open;
+  }
+
+  // A grid scrolled to its last round follows the rounds that come in (a TV on the table
+  // always starts there); one scrolled up to look back stays where it is.
+  function atEnd(wrap) {
+    return wrap.scrollTop + wrap.clientHeight >= wrap.scrollHeight - 8;
+  }
+
+  function grids(root) {
+    var out = {};
+    root.querySelectorAll(".grid-wrap").forEach(function (w, i) { out[i] = atEnd(w); });
+    return out;
+  }
+
+  function follow(root, ends) {
+    root.querySelectorAll(".grid-wrap").forEach(function (w, i) {
+      if (!ends || ends[i] !== false) w.scrollTop = w.scrollHeight;
+    });
+  }
+
+  function replace(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("live");
+    if (!fresh) return;
+    var before = rounds(main);
+    var folds = openFolds(main);
+    var ends = grids(main);
+    main.replaceChildren.apply(main, Array.prototype.slice.call(fresh.childNodes).map(function (n) {
+      return document.adoptNode(n);
+    }));
+    main.querySelectorAll("details[id]").forEach(function (d) {
+      if (Object.prototype.hasOwnProperty.call(folds, d.id)) d.open = folds[d.id];
+    });
+    main.querySelectorAll("tr[data-round]").forEach(function (row) {
+      if (!before[row.id]) row.classList.add("just-saved");
+    });
+    if (doc.title) document.title = doc.title;
+    follow(main, ends);
+    setup(main);
+    if (status) status.textContent = "Updated " + new Date().toLocaleTimeString() + ".";
+  }
+
+  function poll() {
+    if (busy || document.visibilityState === "hidden") return;
+    busy = true;
+    fetch(window.location.href, {
+      headers: { "If-None-Match": etag },
+      cache: "no-store",
+      credentials: "omit",
+      redirect: "error"
+    }).then(function (r) {
+      if (r.status === 304) return null;
+      if (r.status === 404) { window.location.reload(); return null; }
+      if (!r.ok) return null;
+      etag = r.headers.get("ETag") || etag;
+      return r.text().then(replace);
+    }).catch(function () {
+      if (status) status.textContent = "Offline: trying again.";
+    }).then(function () { busy = false; });
+  }
+
+  function setup(root) {
+    root.querySelectorAll("[data-copy-text]").forEach(function (button) {
+      if (!navigator.clipboard) return;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(button.getAttribute("data-copy-text")).then(function () {
+          button.textContent = "Copied";
+        });
+      });
+    });
+  }
+
+  function keepAwake() {
+    if (navigator.wakeLock && document.visibilityState === "visible") {
+      navigator.wakeLock.request("screen").catch(function () {});
+    }
+  }
+
+  setup(main);
+  // A TV shows the latest rounds from the start; on a phone the grid opens at its top, as
+  // the keeper's sheet does (and the first paint is not followed by a scroll).
+  if (document.body.classList.contains("tv")) follow(main, null);
+  keepAwake();
+  window.setInterval(poll, every);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { keepAwake(); poll(); }
+  });
+})();

@@ -1,0 +1,1152 @@
+"""Keepers playing card nights at random, through the test client as phones post forms,
+and what must hold after every step (issue 8: "the proof that the classes are gone").
+
+The machine (:class:`CardNights`) plays one or two keepers: nights, people (names that are
+card codes, record keys and look-alikes), games of every variant with random settings,
+rounds with hands as points, sums and tapped or typed cards, Vegas expiries (re-buy or
+drop), late joiners, corrections, undo, renames, export and import, deletes and restores,
+settling up, and a second post of every form. Each form is read from the page that shows
+it (hidden fields, CSRF token, one-time submission id, version), filled in and posted.
+
+It expects something only where it is certain: a second post of a form changes nothing;
+a refused post (4xx, or a redirect to an error) changes nothing; an unchanged correction
+changes no number; a rename or an import changes no number; a saved round stores the hands
+as typed. Otherwise it takes the app's answer and checks the invariants: no 5xx; every
+stored game replays and its export replays to the same standings; sheet, API and PDF show
+the same totals; every finished pot pays out what was paid in; every night settles to 0.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from html import unescape
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+from sqlalchemy import delete, select
+from werkzeug.test import TestResponse
+
+from scorekeeper import services, settle_up
+from scorekeeper.extensions import db
+from scorekeeper.models import Carry, Game, Night, User
+from scorekeeper.rules import VARIANTS, get_variant, load_game, name_key
+from scorekeeper.rules.settlement import net_by_person
+from tests.web.checks import snapshot
+from tests.web.keeper import Form, Keeper, forms_of, text_of
+
+# People as keepers name them: card codes, keys of the game record, look-alikes (capitals,
+# a zero-width space, NFC and NFD, punctuation, accents), markup and quotes.
+NAMES = (
+    "A", "K", "Q", "J", "JK", "W", "2", "10", "7C",
+    "players", "rounds", "went_out", "hands", "drops", "null",
+    "Ann", "Ann\u200b", "ANN", "ann ", "Ann.", "Zoë", "Zoe\u0308", "Zoe",
+    "Bob", "Bob Lee", "Cy", "O'Neil", "<b>Dee</b>", "Éva",
+)  # fmt: skip
+# Names of different people, whatever the look-alike rules (for the first night).
+PLAIN_NAMES = ("Ann", "Bob", "Cy", "K", "10", "JK", "hands", "went_out", "Zoë", "O'Neil")
+CURRENCIES = ("USD", "USD", "EUR", "JPY")
+# Values a keeper may type into a game's settings: allowed ones ("keep": the form's own
+# default), and by (variant, key) or key a few the form must refuse.
+SETTING_VALUES: dict[str, tuple[str, ...]] = {
+    "buy_in": ("keep", "", "0", "1", "2.50", "0.05", "$3", "1,25"),
+    "pot_split": ("keep", "", "100", "70/30", "50/30/20", "60 40", "33/33/34"),
+    "max_score": ("keep", "", "50", "100", "150"),
+    "cards_per_player": ("keep", "7", "10"),
+    "ace_points": ("keep", "1", "11", "13"),
+    "ante": ("keep", "", "0.50", "0.10", "0"),
+    "per_round": ("keep", "", "0.10", "0.25", "0"),
+    "target_score": ("keep", "", "30", "60", "100"),
+    "deals": ("keep", "", "1", "2", "3"),
+    "cards": ("keep", "", "10 10 10 10 12 12 12", "7 8 9 10 11 12 13"),
+    "joker_points": ("keep", "", "0", "25", "50"),
+}
+VARIANT_SETTING_VALUES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("contract", "ace_points"): ("keep", "", "1", "15", "50"),
+    ("contract", "deals"): ("keep", "", "1", "2", "3", "7"),
+}
+WRONG_SETTINGS: dict[str, tuple[str, ...]] = {
+    "buy_in": ("x", "-1", "1.005", "1e9"),
+    "pot_split": ("90", "50/60", "a/b"),
+    "max_score": ("0", "-5", "9" * 30),
+    "cards_per_player": ("0", "21"),
+    "ace_points": ("15", "1.0", "x"),
+    "target_score": ("0",),
+    "deals": ("0", "8", "201"),
+    "cards": ("7 8 9", "x", "0"),
+    "joker_points": ("101",),
+}
+FLAG = ("keep", "on", "off")
+PDF_EVERY = 10  # steps between full sweeps (every game and night, the PDFs of one game)
+
+
+def differences(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two JSON values differ, as paths (for readable failures)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                out.append(
+                    f"{path}.{key}: {a.get(key, '<missing>')!r} != {b.get(key, '<missing>')!r}"
+                )
+            else:
+                out += differences(a[key], b[key], f"{path}.{key}")
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        pairs = enumerate(zip(a, b, strict=True))
+        return [d for i, (x, y) in pairs for d in differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path}: {a!r} != {b!r}"]
+
+
+def same(a: Any, b: Any, what: str) -> None:
+    found = differences(a, b)
+    assert not found, f"{what}: " + "; ".join(found[:8])
+
+
+def clear_database(app: Flask) -> None:
+    """Every row gone: each example starts from an empty database."""
+    with app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(delete(table))
+        db.session.commit()
+
+
+@contextmanager
+def app_context(app: Flask) -> Iterator[None]:
+    with app.app_context():
+        try:
+            yield
+        finally:
+            db.session.remove()
+
+
+class CheckedClient(FlaskClient):
+    """A test client for which any 5xx answer fails the test on the spot."""
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        response = super().open(*args, **kwargs)
+        if response.status_code >= 500:
+            raise AssertionError(
+                f"{response.status_code} for {args[0] if args else kwargs.get('path')}: "
+                f"{text_of(response)[:500]}"
+            )
+        return response
+
+
+# ------------------------------------------------------------------------ the model ---
+@dataclass
+class GameModel:
+    id: int
+    night: int
+    variant: str
+    deleted: bool = False
+    kept: dict[str, Any] | None = None  # standings when deleted, to compare on restore
+
+    def __repr__(self) -> str:
+        return f"<game {self.id} {self.variant}>"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # how Hypothesis prints a draw
+        p.text(repr(self))
+
+
+@dataclass
+class NightModel:
+    id: int
+    currency: str
+    deleted: bool = False
+    games: dict[int, GameModel] = field(default_factory=dict)
+
+    def live_games(self) -> list[GameModel]:
+        return [g for g in self.games.values() if not g.deleted]
+
+    def __repr__(self) -> str:
+        return f"<night {self.id}>"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
+
+
+@dataclass
+class Phone:
+    """One keeper's phone: a client with its own cookies, and the keeper's nights."""
+
+    keeper: Keeper
+    email: str
+    user_id: int
+    nights: dict[int, NightModel] = field(default_factory=dict)
+
+    @property
+    def client(self) -> FlaskClient:
+        return self.keeper.client
+
+    def __repr__(self) -> str:
+        return f"<{self.email}>"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
+
+    def live_nights(self) -> list[NightModel]:
+        return [n for n in self.nights.values() if not n.deleted]
+
+    def live_games(self) -> list[GameModel]:
+        return [g for n in self.live_nights() for g in n.live_games()]
+
+
+def canon(standings: dict[str, Any]) -> dict[str, Any]:
+    """A game's numbers without its names: what no rename or import may change."""
+    players = standings["players"]
+    balances = standings["pot"]["balances"]
+    names = [name_key(p["name"]) for p in players]
+    by_key = {name_key(n): v for n, v in balances.items()}
+    return {
+        "finished": standings["finished"],
+        "rounds_played": standings["rounds_played"],
+        "players": [
+            (p["total"], p["scores"], p["in_contention"], p["expiries"], p["contract"], p["place"])
+            for p in players
+        ],
+        "winners": sorted(names.index(name_key(w)) for w in standings["winners"]),
+        "pot_total": standings["pot"]["total"],
+        "entries": [
+            (names.index(name_key(e["player"])), e["amount"], e["kind"], e["round"])
+            for e in standings["pot"]["entries"]
+        ],
+        "balances": [by_key.get(k, 0) for k in names],
+        "next": None
+        if standings["next_round"] is None
+        else {k: v for k, v in standings["next_round"].items() if k not in {"dealer", "starts"}}
+        | {"contracts": sorted((standings["next_round"]["contracts"] or {}).values())},
+    }
+
+
+def sheet_totals(html: str) -> list[tuple[str, int]]:
+    """(name, total) from the sheet page's grid, in seat order."""
+    names = [
+        unescape(n) for n in re.findall(r'<th scope="col" class="pn[^"]*" title="([^"]*)"', html)
+    ]
+    row = re.search(r'<tr class="totals">(.*?)</tr>', html, re.S)
+    assert row, "the sheet has no totals row"
+    totals = [int(t) for t in re.findall(r'<td class="num[^"]*">(-?\d+)', row.group(1))]
+    return list(zip(names, totals, strict=True))
+
+
+def post_forms(html: str) -> list[Form]:
+    """The forms of a page that post, but the header's Log out."""
+    return [f for f in forms_of(html) if f.method == "post" and f.action != "/logout"]
+
+
+def pdf_text(body: bytes) -> str:
+    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
+        f.write(body)
+        f.flush()
+        out = subprocess.run(
+            ["pdftotext", "-layout", f.name, "-"], capture_output=True, text=True, check=True
+        ).stdout
+    return re.sub(r"[ \t]+", " ", out)
+
+
+def expected_hand(typed: str, tapped: str, codes: frozenset[str]) -> int | list[str] | None:
+    """What the round form must store for a hand (README, issue 8 point 1): the tapped
+    cards while the field still shows them; else a number or a sum typed is points, and
+    words that are all card codes are cards. None: the form must refuse it."""
+    words = [w.upper() for w in re.split(r"[\s,]+", typed) if w]
+    cards = [w.upper() for w in tapped.split() if w]
+    if cards and cards == words:
+        return sorted(cards) if all(c in codes for c in cards) else None
+    raw = typed.strip()
+    if re.fullmatch(r"\d{1,5}(\s*\+\s*\d{1,5})*", raw):
+        total = sum(int(p) for p in raw.split("+"))
+        return total if total <= 9999 else None
+    if words and all(w in codes for w in words):
+        return sorted(words)
+    return None
+
+
+def stored_hand(value: Any) -> int | list[str]:
+    return sorted(value) if isinstance(value, list) else value
+
+
+# ------------------------------------------------------------------- the machine ---
+class CardNights(RuleBasedStateMachine):
+    """Keepers at card nights; bound to a Flask app by :func:`machine_for`."""
+
+    app: Flask
+
+    def __init__(self) -> None:
+        super().__init__()
+        clear_database(self.app)
+        self.phones: list[Phone] = []
+        self.touched_games: set[int] = set()
+        self.touched_nights: set[int] = set()
+        self.steps = 0
+        self.passed: dict[int, dict[str, Any]] = {}
+        self._signup()
+
+    # -- plumbing --------------------------------------------------------------------
+    def _signup(self) -> Phone:
+        email = f"keeper{len(self.phones) + 1}@example.com"
+        keeper = Keeper(self.app.test_client())
+        keeper.signup(email)
+        with app_context(self.app):
+            user_id = db.session.scalar(select(User.id).where(User.email == email))
+        phone = Phone(keeper, email, int(user_id))
+        self.phones.append(phone)
+        return phone
+
+    def get(self, phone: Phone, url: str, status: int | tuple[int, ...] = 200) -> TestResponse:
+        r = phone.client.get(url)
+        wanted = (status,) if isinstance(status, int) else status
+        assert r.status_code in wanted, (url, r.status_code, text_of(r)[:300])
+        return r
+
+    def page_form(self, phone: Phone, url: str, action: str | None = None) -> Form | None:
+        """The form of a page that posts (to ``action``, when given)."""
+        html = self.get(phone, url).get_data(as_text=True)
+        return self.form_in(html, action)
+
+    @staticmethod
+    def form_in(html: str, action: str | None = None) -> Form | None:
+        for form in post_forms(html):
+            if action is None or form.action == action or form.action.endswith(action):
+                return form
+        return None
+
+    def send(
+        self,
+        phone: Phone,
+        url: str,
+        data: dict[str, Any],
+        *,
+        double: bool = False,
+    ) -> tuple[TestResponse, bool, str]:
+        """Post as the phone does; returns (answer, refused?, the page the phone shows).
+
+        A refused post (a 4xx, a page shown again, a redirect to an error) must change
+        nothing; a second post of the same form (a double tap: the same submission id)
+        must change nothing the first did not."""
+        before = snapshot(self.app)
+        r = phone.client.post(url, data=dict(data))
+        refused, shown = self._outcome(phone, r)
+        if refused:
+            assert snapshot(self.app) == before, f"a refused post to {url} changed the database"
+        if double:
+            once = snapshot(self.app)
+            again = phone.client.post(url, data=dict(data))
+            self._outcome(phone, again)
+            assert snapshot(self.app) == once, f"a second post to {url} changed the database"
+        return r, refused, shown
+
+    def _outcome(self, phone: Phone, r: TestResponse) -> tuple[bool, str]:
+        if r.status_code in (301, 302, 303):
+            landing = phone.client.get(r.headers["Location"])  # shows (and uses up) flashes
+            html = landing.get_data(as_text=True)
+            return 'class="flash flash-error"' in html, html
+        assert 400 <= r.status_code < 500 or r.status_code == 200, r.status_code
+        html = r.get_data(as_text=True)
+        if r.status_code >= 400:
+            assert text_of(r), "a refusal must say why"
+        return True, html
+
+    def api(self, phone: Phone, game_id: int) -> dict[str, Any]:
+        r = self.get(phone, f"/api/v1/games/{game_id}")
+        data = r.get_json()
+        assert isinstance(data, dict)
+        return data
+
+    def checked(self, phone: Phone, game: GameModel) -> dict[str, Any]:
+        """The game's standings as checked in this pass of the invariants."""
+        if game.id not in self.passed:
+            self.passed[game.id] = self.check_game(phone, game)
+        return self.passed[game.id]
+
+    def pick_phone(self, data: st.DataObject) -> Phone:
+        if len(self.phones) == 1:
+            return self.phones[0]
+        return data.draw(st.sampled_from(self.phones), label="keeper")
+
+    def pick_night(self, data: st.DataObject) -> tuple[Phone, NightModel] | None:
+        choices = [(p, n) for p in self.phones for n in p.live_nights()]
+        if not choices:
+            return None
+        return data.draw(st.sampled_from(choices), label="night")
+
+    def pick_game(
+        self, data: st.DataObject, *, variant: str | None = None
+    ) -> tuple[Phone, GameModel] | None:
+        choices = [
+            (p, g)
+            for p in self.phones
+            for g in p.live_games()
+            if variant is None or g.variant == variant
+        ]
+        if not choices:
+            return None
+        return data.draw(st.sampled_from(choices), label="game")
+
+    def people(self, phone: Phone, night_id: int) -> dict[str, int]:
+        """The night's people (name -> person id), as its page lists them."""
+        html = self.get(phone, f"/nights/{night_id}").get_data(as_text=True)
+        return {
+            unescape(label): int(pid)
+            for pid, label in re.findall(
+                rf'href="/nights/{night_id}/people/(\d+)" aria-label="Rename ([^"]*)"', html
+            )
+        }
+
+    def touch(self, night: NightModel, game: int | None = None) -> None:
+        self.touched_nights.add(night.id)
+        if game is None:
+            self.touched_games.update(g.id for g in night.live_games())
+        else:
+            self.touched_games.add(game)
+
+    def has_night(self) -> bool:
+        return any(p.live_nights() for p in self.phones)
+
+    def has_game(self) -> bool:
+        return any(p.live_games() for p in self.phones)
+
+    # -- keepers -----------------------------------------------------------------------
+    @precondition(lambda self: len(self.phones) < 2)
+    @rule()
+    def second_keeper_signs_up(self) -> None:
+        self._signup()
+
+    @precondition(lambda self: len(self.phones) == 2 and self.has_game())
+    @rule(data=st.data())
+    def other_keeper_cannot_reach(self, data: st.DataObject) -> None:
+        """Another keeper's night and game answer 404, also to a post, which saves nothing."""
+        owner, game = self.pick_game(data) or (None, None)
+        assert owner is not None and game is not None
+        other = next(p for p in self.phones if p is not owner)
+        for url in (
+            f"/games/{game.id}",
+            f"/api/v1/games/{game.id}",
+            f"/games/{game.id}/export.json",
+            f"/games/{game.id}/rounds/new",
+            f"/nights/{game.night}",
+            f"/nights/{game.night}/payout",
+        ):
+            self.get(other, url, 404)
+        own = other.live_nights()
+        token = {}
+        if own:
+            form = self.page_form(other, f"/nights/{own[0].id}", "/people")
+            token = form.hidden() if form else {}
+        before = snapshot(self.app)
+        r = other.client.post(f"/nights/{game.night}/people", data={**token, "name": "Mallory"})
+        assert r.status_code in (400, 404), r.status_code
+        assert snapshot(self.app) == before
+
+    # -- nights and people ----------------------------------------------------------
+    @rule(data=st.data())
+    def new_night(self, data: st.DataObject) -> None:
+        phone = self.pick_phone(data)
+        form = self.page_form(phone, "/nights/new")
+        assert form is not None
+        values = form.values()
+        regulars = form.choices("regulars")
+        picked = data.draw(
+            st.lists(st.sampled_from(regulars), unique=True) if regulars else st.just([]),
+            label="regulars",
+        )
+        typed = data.draw(st.lists(st.sampled_from(NAMES), max_size=6), label="people")
+        sep = data.draw(st.sampled_from(["\n", ", ", "\r\n"]), label="separator")
+        currency = data.draw(st.sampled_from(CURRENCIES), label="currency")
+        values.update(
+            name=data.draw(st.sampled_from(["Friday", "<i>Sat</i>", ""]), label="name"),
+            currency=currency,
+            people=sep.join(typed),
+            regulars=picked,
+        )  # fmt: skip
+        double = data.draw(st.booleans(), label="double")
+        r, refused, _ = self.send(phone, "/nights/new", values, double=double)
+        if refused:
+            return
+        night_id = int(r.headers["Location"].rstrip("/").split("/")[-1])
+        assert night_id not in phone.nights
+        night = NightModel(night_id, currency)
+        phone.nights[night_id] = night
+        listed = self.people(phone, night_id)
+        entries = len(picked) + len([n for n in typed if n.strip()])
+        assert len(listed) == entries, (listed, picked, typed)
+        self.touched_nights.add(night_id)
+
+    @precondition(has_night)
+    @rule(data=st.data())
+    def add_person(self, data: st.DataObject) -> None:
+        phone, night = self.pick_night(data) or (None, None)
+        assert phone is not None and night is not None
+        before = self.people(phone, night.id)
+        form = self.page_form(phone, f"/nights/{night.id}", f"/nights/{night.id}/people")
+        assert form is not None
+        name = data.draw(st.sampled_from(NAMES), label="name")
+        double = data.draw(st.booleans(), label="double")
+        _, refused, _ = self.send(
+            phone, f"/nights/{night.id}/people", {**form.values(), "name": name}, double=double
+        )
+        after = self.people(phone, night.id)
+        assert len(after) == len(before) + (0 if refused else 1)
+
+    @precondition(has_night)
+    @rule(data=st.data())
+    def rename_person(self, data: st.DataObject) -> None:
+        phone, night = self.pick_night(data) or (None, None)
+        assert phone is not None and night is not None
+        people = self.people(phone, night.id)
+        if not people:
+            return
+        old = data.draw(st.sampled_from(sorted(people)), label="person")
+        new = data.draw(
+            st.sampled_from(NAMES) | st.just(old.upper()) | st.just(old + "\u200b"), label="to"
+        )
+        url = f"/nights/{night.id}/people/{people[old]}"
+        form = self.page_form(phone, url)
+        assert form is not None
+        games = {g.id: canon(self.api(phone, g.id)["standings"]) for g in night.live_games()}
+        double = data.draw(st.booleans(), label="double")
+        _, refused, _ = self.send(phone, url, {**form.values(), "name": new}, double=double)
+        # Only names change: every number of every game of the night stays as it was.
+        for game_id, numbers in games.items():
+            same(canon(self.api(phone, game_id)["standings"]), numbers, f"game {game_id} renamed")
+        if not refused:
+            self.touch(night)
+
+    @precondition(has_night)
+    @rule(data=st.data())
+    def delete_night(self, data: st.DataObject) -> None:
+        phone, night = self.pick_night(data) or (None, None)
+        assert phone is not None and night is not None
+        url = f"/nights/{night.id}/delete"
+        form = self.page_form(phone, url)
+        assert form is not None
+        _, refused, _ = self.send(
+            phone, url, form.values(), double=data.draw(st.booleans(), label="double")
+        )
+        assert not refused
+        night.deleted = True
+        self.get(phone, f"/nights/{night.id}", 404)
+        for game in night.live_games():
+            self.get(phone, f"/games/{game.id}", 404)
+
+    def has_deleted_night(self) -> bool:
+        return any(n.deleted for p in self.phones for n in p.nights.values())
+
+    @precondition(has_deleted_night)
+    @rule(data=st.data())
+    def restore_night(self, data: st.DataObject) -> None:
+        choices = [(p, n) for p in self.phones for n in p.nights.values() if n.deleted]
+        phone, night = data.draw(st.sampled_from(choices), label="night")
+        action = f"/nights/{night.id}/restore"
+        form = self.page_form(phone, "/", action)
+        if form is None:  # the home page lists the ten latest deleted nights
+            return
+        _, refused, _ = self.send(
+            phone, action, form.values(), double=data.draw(st.booleans(), label="double")
+        )
+        assert not refused
+        night.deleted = False
+        self.touch(night)
+
+    # -- games ------------------------------------------------------------------------
+    @initialize(data=st.data())
+    def a_night_with_a_game(self, data: st.DataObject) -> None:
+        """Most examples start where a table starts: a few people and a game."""
+        phone = self.phones[0]
+        form = self.page_form(phone, "/nights/new")
+        assert form is not None
+        people = data.draw(
+            st.lists(st.sampled_from(PLAIN_NAMES), min_size=2, max_size=5, unique=True),
+            label="people",
+        )
+        currency = data.draw(st.sampled_from(CURRENCIES), label="currency")
+        values = {**form.values(), "people": "\n".join(people), "currency": currency}
+        r, refused, _ = self.send(phone, "/nights/new", values)
+        assert not refused
+        night = NightModel(int(r.headers["Location"].rstrip("/").split("/")[-1]), currency)
+        phone.nights[night.id] = night
+        self.touched_nights.add(night.id)
+        self._new_game(data, phone, night)
+
+    @precondition(has_night)
+    @rule(data=st.data())
+    def new_game(self, data: st.DataObject) -> None:
+        phone, night = self.pick_night(data) or (None, None)
+        assert phone is not None and night is not None
+        self._new_game(data, phone, night)
+
+    def _new_game(self, data: st.DataObject, phone: Phone, night: NightModel) -> None:
+        variant = data.draw(st.sampled_from(sorted(VARIANTS)), label="variant")
+        source = ""
+        finished = [g for g in night.live_games() if g.variant == variant]
+        if finished and data.draw(st.booleans(), label="same players"):
+            source = f"&from={data.draw(st.sampled_from(finished), label='from').id}"
+        url = f"/nights/{night.id}/games/new?variant={variant}{source}"
+        form = self.page_form(phone, url)
+        assert form is not None
+        values = form.values()
+        seats = [c for c in form.controls if c.name.startswith("seat-")]
+        settings = [c for c in form.controls if c.name in SETTING_VALUES]
+        # Mostly a game a table would start; now and then one slip the form must refuse.
+        slips = ["seat twice", "one player", "handicap", "dealer", "new player"]
+        slips += [f"setting:{c.name}" for c in settings if c.name in WRONG_SETTINGS]
+        slip = data.draw(st.sampled_from(slips), label="slip") if not data.draw(
+            st.integers(0, 7), label="slip?") else None  # fmt: skip
+        by_name = {c.label: c for c in seats}
+        order = [by_name[n] for n in data.draw(st.permutations(sorted(by_name)), label="seating")]
+        low = 1 if slip == "one player" else 2
+        high = 1 if slip == "one player" else min(len(seats), 6)
+        if high < low:
+            low = high = len(seats)
+        seated = order[: data.draw(st.integers(low, high), label="players")]
+        for c in seats:
+            values[c.name] = ""
+        for i, c in enumerate(seated, 1):
+            values[c.name] = str(i)
+        if slip == "seat twice" and seated:
+            values[seated[-1].name] = "1"
+        for c in seated:
+            handicap = c.name.replace("seat-", "handicap-")
+            if form.has(handicap):
+                choices = ["", "", "0", "10", *(["200", "x"] if slip == "handicap" else [])]
+                values[handicap] = data.draw(st.sampled_from(choices), label="handicap")
+        names = [c.label for c in seated]
+        dealers = ["", *names] if slip != "dealer" else form.choices("first_dealer")
+        values["first_dealer"] = data.draw(st.sampled_from(dealers), label="dealer")
+        if slip == "new player" or data.draw(st.integers(0, 5), label="new player?") == 0:
+            values["new_player"] = data.draw(st.sampled_from(NAMES), label="new player")
+        for c in settings:
+            allowed = VARIANT_SETTING_VALUES.get((variant, c.name), SETTING_VALUES[c.name])
+            if slip == f"setting:{c.name}":
+                allowed = WRONG_SETTINGS[c.name]
+            typed = data.draw(st.sampled_from(allowed), label=c.name)
+            if typed != "keep":
+                values[c.name] = typed
+        for c in form.controls:
+            if c.type == "checkbox":
+                flag = data.draw(st.sampled_from(FLAG), label=c.name)
+                if flag == "on":
+                    values[c.name] = c.value or "y"
+                elif flag == "off":
+                    values.pop(c.name, None)
+        double = data.draw(st.booleans(), label="double")
+        r, refused, _ = self.send(phone, url, values, double=double)
+        if refused:
+            return
+        game_id = int(r.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+        assert game_id not in night.games
+        night.games[game_id] = GameModel(game_id, night.id, variant)
+        record = self.api(phone, game_id)["record"]
+        players = [p if isinstance(p, str) else p["name"] for p in record["players"]]
+        if not values.get("new_player"):
+            assert [name_key(n) for n in players] == [name_key(n) for n in names]
+        if values["first_dealer"] and values["first_dealer"] in names:
+            assert name_key(record["first_dealer"]) == name_key(values["first_dealer"])
+        self.touch(night, game_id)
+
+    def _hand(self, data: st.DataObject, codes: list[str], finishing: bool) -> tuple[str, str]:
+        """(typed text, tapped cards) for one hand: points, a sum, cards typed or tapped."""
+        kind = data.draw(
+            st.sampled_from(
+                ["points", "points", "big", "sum", "typed", "tapped", "tapped", "overtyped", "junk"]
+            ),
+            label="hand",
+        )
+        cards = st.lists(st.sampled_from(codes), min_size=1, max_size=6)
+        if kind == "points":
+            return str(data.draw(st.integers(0, 60 if finishing else 30), label="points")), ""
+        if kind == "big":
+            return str(data.draw(st.sampled_from([0, 99, 150, 9999, 10000]), label="points")), ""
+        if kind == "sum":
+            parts = data.draw(st.lists(st.integers(0, 25), min_size=2, max_size=3), label="sum")
+            return "+".join(map(str, parts)), ""
+        if kind == "typed":
+            words = data.draw(cards, label="cards")
+            lower = data.draw(st.booleans(), label="lower")
+            text = " ".join(w.lower() if lower else w for w in words)
+            return text, ""
+        if kind == "tapped":
+            words = " ".join(data.draw(cards, label="cards"))
+            return words, words
+        if kind == "overtyped":  # tapped cards, then a number typed over them
+            words = " ".join(data.draw(cards, label="cards"))
+            return str(data.draw(st.integers(0, 40), label="points")), words
+        return data.draw(st.sampled_from(["", "x", "-5", "K Z", "1 2 x"]), label="junk"), ""
+
+    def _play_round(
+        self, data: st.DataObject, phone: Phone, game: GameModel, *, finishing: bool
+    ) -> tuple[bool, bool]:
+        """One round typed into the round form: (saved?, may another round follow?)."""
+        url = f"/games/{game.id}/rounds/new"
+        r = phone.client.get(url)
+        if r.status_code == 302:
+            phone.client.get(r.headers["Location"])  # "This game is over" (flash used up)
+            return False, False
+        assert r.status_code == 200, r.status_code
+        form = self.form_in(r.get_data(as_text=True))
+        assert form is not None
+        before = self.api(phone, game.id)
+        variant = get_variant(game.variant)
+        codes = sorted(variant.card_codes)
+        values = form.values()
+        seats = form.labels("went_out")
+        went = data.draw(st.sampled_from(sorted(seats)), label="went out")
+        values["went_out"] = went
+        expected: dict[str, Any] = {}
+        for seat, name in seats.items():
+            if not seat:
+                continue
+            if seat == went:
+                if data.draw(st.integers(0, 5), label="leftover") == 0:
+                    values[f"hand-{seat}"] = "12"  # ignored: they went out
+                continue
+            typed, tapped = self._hand(data, codes, finishing)
+            values[f"hand-{seat}"] = typed
+            values[f"cards-{seat}"] = tapped
+            expected[name] = expected_hand(typed, tapped, variant.card_codes)
+        if form.has("wild"):
+            wild = st.sampled_from(["", "7C", "jk", "10D", "QH", "ZZ"])
+            values["wild"] = data.draw(wild, label="wild")
+        if form.has("going_rummy"):
+            values["going_rummy"] = "y" if data.draw(st.booleans(), label="rummy") else ""
+        for c in form.controls:
+            if c.name.startswith("contract-"):
+                tick = finishing or data.draw(st.booleans(), label="contract")
+                values[c.name] = "y" if tick else ""
+        double = data.draw(st.booleans(), label="double")
+        r, refused, shown = self.send(phone, url, values, double=double)
+        if r.status_code == 200 and "expiry_seen" in shown:
+            asked = self.form_in(shown)
+            assert asked is not None
+            values = asked.values()
+            for c in asked.controls:
+                if c.name.startswith("expiry-") and c.value == "drop":
+                    drop = data.draw(st.integers(0, 2 if finishing else 3), label="drop") != 0
+                    values[c.name] = "drop" if drop else "rebuy"
+            r, refused, shown = self.send(phone, url, values, double=double)
+        after = self.api(phone, game.id)
+        played = before["standings"]["rounds_played"]
+        if refused:
+            same(after, before, "refused change")
+            return False, any(v is None for v in expected.values()) or not finishing
+        assert after["standings"]["rounds_played"] == played + 1
+        stored = after["record"]["rounds"][played]
+        assert name_key(stored["went_out"] or "") == name_key(seats[went] if went else "")
+        hands = {name_key(k): stored_hand(v) for k, v in stored["hands"].items()}
+        for name, hand in expected.items():
+            assert hand is not None, f"{name}'s hand was saved though the form should refuse it"
+            assert hands.get(name_key(name)) == hand, (name, hand, stored)
+        return True, not after["standings"]["finished"]
+
+    def _game_to_play(self, data: st.DataObject) -> tuple[Phone, GameModel] | None:
+        return self.pick_game(data)
+
+    @precondition(has_game)
+    @rule(data=st.data(), rounds=st.integers(1, 3))
+    def play_rounds(self, data: st.DataObject, rounds: int) -> None:
+        phone, game = self._game_to_play(data) or (None, None)
+        assert phone is not None and game is not None
+        for _ in range(rounds):
+            if not self._play_round(data, phone, game, finishing=False)[1]:
+                break
+        self.touch(phone.nights[game.night], game.id)
+
+    @precondition(has_game)
+    @rule(data=st.data())
+    def play_to_the_end(self, data: st.DataObject) -> None:
+        """Rounds until the game is over (Texas takes 11, Dummy 12 with every contract)."""
+        phone, game = self._game_to_play(data) or (None, None)
+        assert phone is not None and game is not None
+        for _ in range(14):
+            if not self._play_round(data, phone, game, finishing=True)[1]:
+                break
+        self.touch(phone.nights[game.night], game.id)
+
+    def has_vegas(self) -> bool:
+        return any(g.variant == "vegas" for p in self.phones for g in p.live_games())
+
+    @precondition(has_vegas)
+    @rule(data=st.data())
+    def late_joiner(self, data: st.DataObject) -> None:
+        phone, game = self.pick_game(data, variant="vegas") or (None, None)
+        assert phone is not None and game is not None
+        url = f"/games/{game.id}/join"
+        r = phone.client.get(url)
+        if r.status_code == 302:  # the game is over
+            phone.client.get(r.headers["Location"])
+            return
+        html = r.get_data(as_text=True)
+        forms = post_forms(html)
+        cancel = [f for f in forms if f.hidden().get("action") == "cancel"]
+        if cancel and data.draw(st.integers(0, 3), label="cancel?") == 0:
+            form = data.draw(st.sampled_from(cancel), label="cancel")
+            values = form.values()
+        else:
+            form = next(f for f in forms if f.hidden().get("action") == "add")
+            values = form.values()
+            people = [c for c in form.choices("person") if c]
+            if people and data.draw(st.booleans(), label="from the list"):
+                values["person"] = data.draw(st.sampled_from(people), label="person")
+            else:
+                values["new_name"] = data.draw(st.sampled_from(NAMES), label="new name")
+        double = data.draw(st.booleans(), label="double")
+        self.send(phone, url, values, double=double)
+        self.touch(phone.nights[game.night], game.id)
+
+    @precondition(has_game)
+    @rule(data=st.data())
+    def correct_a_round(self, data: st.DataObject) -> None:
+        phone, game = self.pick_game(data) or (None, None)
+        assert phone is not None and game is not None
+        before = self.api(phone, game.id)
+        played = before["standings"]["rounds_played"]
+        if not played:
+            return
+        number = data.draw(st.integers(1, played), label="round")
+        url = f"/games/{game.id}/rounds/{number}"
+        form = self.page_form(phone, url)  # every round opens for correction (issue 8.3)
+        assert form is not None
+        values = form.values()
+        change = data.draw(
+            st.sampled_from(["none", "none", "hand", "hand", "went_out", "drop"]), label="change"
+        )
+        if change == "hand":
+            hands = [c.name for c in form.controls if c.name.startswith("hand-")]
+            key = data.draw(st.sampled_from(hands), label="hand")
+            typed, tapped = self._hand(data, sorted(get_variant(game.variant).card_codes), False)
+            values[key] = typed
+            values[key.replace("hand-", "cards-")] = tapped
+        elif change == "went_out":
+            values["went_out"] = data.draw(st.sampled_from(form.choices("went_out")), label="out")
+        elif change == "drop":
+            drops = sorted({c.name for c in form.controls if c.name.startswith("expiry-")})
+            if drops:
+                key = data.draw(st.sampled_from(drops), label="expiry")
+                values[key] = "rebuy" if values.get(key) == "drop" else "drop"
+        double = data.draw(st.booleans(), label="double")
+        r, refused, shown = self.send(phone, url, values, double=double)
+        if r.status_code == 200 and "expiry_seen" in shown:
+            asked = self.form_in(shown)
+            assert asked is not None
+            r, refused, shown = self.send(phone, url, asked.values(), double=double)
+        if r.status_code == 422 and "fix the marked field" in shown:
+            assert re.search(r'has-error|aria-invalid="true"', shown), "nothing is marked"
+        if change == "none":
+            # The form shows the round as it is stored (and "back to N" as it will be
+            # saved): saved unchanged, it changes no number.
+            stored = before["record"]["rounds"][number - 1]
+            assert not refused, (stored, before["record"]["players"], text_of(r)[:600])
+            same(self.api(phone, game.id)["standings"], before["standings"], "unchanged correction")
+        self.touch(phone.nights[game.night], game.id)
+
+    @precondition(has_game)
+    @rule(data=st.data())
+    def undo_last_round(self, data: st.DataObject) -> None:
+        phone, game = self.pick_game(data) or (None, None)
+        assert phone is not None and game is not None
+        before = self.api(phone, game.id)
+        form = self.page_form(phone, f"/games/{game.id}", "/rounds/last/delete")
+        if form is None:
+            return
+        double = data.draw(st.booleans(), label="double")
+        _, refused, _ = self.send(phone, form.action, form.values(), double=double)
+        after = self.api(phone, game.id)
+        if refused:
+            same(after, before, "refused change")
+        else:
+            assert after["record"]["rounds"] == before["record"]["rounds"][:-1]
+        self.touch(phone.nights[game.night], game.id)
+
+    @precondition(has_game)
+    @rule(data=st.data())
+    def stale_form(self, data: st.DataObject) -> None:
+        """A round form left open on one phone while another saves: refused, not saved."""
+        phone, game = self.pick_game(data) or (None, None)
+        assert phone is not None and game is not None
+        r = phone.client.get(f"/games/{game.id}/rounds/new")
+        if r.status_code != 200:
+            phone.client.get(r.headers["Location"])
+            return
+        stale = self.form_in(r.get_data(as_text=True))
+        assert stale is not None
+        saved, _ = self._play_round(data, phone, game, finishing=False)
+        self.touch(phone.nights[game.night], game.id)
+        if not saved:
+            return
+        values = stale.values()
+        for seat in stale.labels("went_out"):
+            if seat:
+                values["went_out"] = seat
+                break
+        values.update({k.replace("cards-", "hand-"): "5" for k in values if k.startswith("cards-")})
+        url = f"/games/{game.id}/rounds/new"
+        before = snapshot(self.app)
+        r = phone.client.post(url, data=values)
+        _, shown = self._outcome(phone, r)
+        if r.status_code == 200 and "expiry_seen" in shown:  # asked "re-buy or drop?" first
+            asked = self.form_in(shown)
+            assert asked is not None
+            r = phone.client.post(url, data=asked.values())
+            self._outcome(phone, r)
+        # 409: changed on another phone; 422: a seat of the old form is gone; 302: the
+        # game is over meanwhile. Whichever, nothing of the old form is saved.
+        assert r.status_code in (302, 409, 422), r.status_code
+        assert snapshot(self.app) == before
+
+    # -- records -----------------------------------------------------------------------
+    @precondition(has_game)
+    @rule(data=st.data())
+    def export_and_import(self, data: st.DataObject) -> None:
+        phone, game = self.pick_game(data) or (None, None)
+        assert phone is not None and game is not None
+        r = self.get(phone, f"/games/{game.id}/export.json")
+        text = r.get_data(as_text=True)
+        source = self.api(phone, game.id)["standings"]
+        targets = phone.live_nights()
+        target = data.draw(st.sampled_from(targets), label="into")
+        url = f"/nights/{target.id}/games/import"
+        form = self.page_form(phone, url)
+        assert form is not None
+        values = form.values()
+        as_file = data.draw(st.booleans(), label="as a file")
+        if as_file:
+            from io import BytesIO
+
+            values["file"] = (BytesIO(text.encode()), "game.json")
+        else:
+            values["record"] = text
+        double = data.draw(st.booleans(), label="double") and not as_file
+        r, refused, _ = self.send(phone, url, values, double=double)
+        if refused:
+            return
+        game_id = int(r.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])
+        target.games[game_id] = GameModel(game_id, target.id, game.variant)
+        # The same game, to the cent, in the night it was imported into.
+        same(canon(self.api(phone, game_id)["standings"]), canon(source), "imported game")
+        self.touch(target, game_id)
+
+    @precondition(has_game)
+    @rule(data=st.data())
+    def delete_game(self, data: st.DataObject) -> None:
+        phone, game = self.pick_game(data) or (None, None)
+        assert phone is not None and game is not None
+        kept = self.api(phone, game.id)["standings"]
+        url = f"/games/{game.id}/delete"
+        form = self.page_form(phone, url)
+        assert form is not None
+        double = data.draw(st.booleans(), label="double")
+        _, refused, _ = self.send(phone, url, form.values(), double=double)
+        if refused:
+            return
+        game.deleted, game.kept = True, kept
+        self.get(phone, f"/games/{game.id}", 404)
+        self.get(phone, f"/api/v1/games/{game.id}", 404)
+        self.touched_nights.add(game.night)
+
+    def has_deleted_game(self) -> bool:
+        return any(
+            g.deleted for p in self.phones for n in p.live_nights() for g in n.games.values()
+        )
+
+    @precondition(has_deleted_game)
+    @rule(data=st.data())
+    def restore_game(self, data: st.DataObject) -> None:
+        choices = [
+            (p, n, g)
+            for p in self.phones
+            for n in p.live_nights()
+            for g in n.games.values()
+            if g.deleted
+        ]
+        phone, night, game = data.draw(st.sampled_from(choices), label="game")
+        action = f"/games/{game.id}/restore"
+        form = self.page_form(phone, f"/nights/{night.id}", action)
+        assert form is not None, "a deleted game is listed for a restore"
+        double = data.draw(st.booleans(), label="double")
+        _, refused, _ = self.send(phone, action, form.values(), double=double)
+        if refused:
+            return
+        game.deleted = False
+        same(canon(self.api(phone, game.id)["standings"]), canon(game.kept), "restored game")
+        self.touch(night, game.id)
+
+    # -- settling up -------------------------------------------------------------------
+    @precondition(has_night)
+    @rule(data=st.data())
+    def settle_up(self, data: st.DataObject) -> None:
+        phone, night = self.pick_night(data) or (None, None)
+        assert phone is not None and night is not None
+        html = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
+        forms = post_forms(html)
+        # Marks, carries and write-offs more often than the rounding unit.
+        weighted = [f for f in forms for _ in range(1 if f.action.endswith("/unit") else 3)]
+        form = data.draw(st.sampled_from(weighted), label="action")
+        values = form.values()
+        if form.action.endswith("/unit"):
+            values["unit"] = data.draw(st.sampled_from([*form.choices("unit"), "3"]), label="unit")
+        elif form.action.endswith("/carry"):
+            values["target"] = data.draw(st.sampled_from(form.choices("target")), label="into")
+        elif form.action.endswith("/mark") and data.draw(st.integers(0, 5), label="off") == 0:
+            values["amount"] = str(int(values["amount"]) + 1)  # not a transfer of tonight
+        double = data.draw(st.booleans(), label="double")
+        _, refused, shown = self.send(phone, form.action, values, double=double)
+        if form.action.endswith("/carry") and not refused:
+            target = next(n for n in phone.nights.values() if n.id == int(values["target"]))
+            self.touched_nights.add(target.id)
+            assert "Carried to" in shown
+        if form.action.endswith("/mark") and not refused:
+            paid = values["paid"] == "1"
+            mark = self.form_in(
+                shown, f"/nights/{night.id}/transfers/mark"
+            )  # the page still offers the other mark for this line
+            assert mark is not None or not paid
+        self.touched_nights.add(night.id)
+
+    # -- invariants --------------------------------------------------------------------
+    def check_game(self, phone: Phone, game: GameModel) -> dict[str, Any]:
+        """API, export, replay, sheet and pot of one game agree."""
+        data = self.api(phone, game.id)
+        record, standings = data["record"], data["standings"]
+        export = self.get(phone, f"/games/{game.id}/export.json").get_json()
+        same(export, record, "export and API record")
+        # The export, read back by the engine, replays to the very same standings.
+        same(load_game(export).to_json(), standings, "export replayed and API standings")
+        pot = standings["pot"]
+        assert pot["total"] == -sum(e["amount"] for e in pot["entries"]) >= 0
+        for name, balance in pot["balances"].items():
+            assert balance == sum(e["amount"] for e in pot["entries"] if e["player"] == name)
+        if standings["finished"]:
+            assert pot["total"] == 0 and sum(pot["balances"].values()) == 0
+            dropped = {p["name"] for p in standings["players"] if not p["in_contention"]}
+            assert not any(
+                e["kind"] == "payout" and e["amount"] > 0 and e["player"] in dropped
+                for e in pot["entries"]
+            ), "a dropped player was paid out"
+        html = self.get(phone, f"/games/{game.id}").get_data(as_text=True)
+        shown = sheet_totals(html)
+        assert shown == [(p["name"], p["total"]) for p in standings["players"]]
+        return standings
+
+    def check_pdf(self, phone: Phone, game: GameModel, standings: dict[str, Any]) -> None:
+        body = self.get(phone, f"/games/{game.id}/sheet.pdf").data
+        text = pdf_text(body)
+        for p in standings["players"]:
+            name = r"\s+".join(re.escape(w) for w in p["name"].split())
+            row = rf"(?m)^\s*=?\d+(?:st|nd|rd|th)\s+{name}\s+{p['total']}(?:\s|$)"
+            assert re.search(row, text), (p["name"], p["total"], text[-1500:])
+
+    def check_payout_pdf(self, phone: Phone, night: NightModel) -> None:
+        """The payout summary PDF says who pays whom as the payout page does."""
+        html = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
+        sentences = [unescape(t) for t in re.findall(r"<li>([^<]* pays [^<]*)</li>", html)]
+        text = " ".join(pdf_text(self.get(phone, f"/nights/{night.id}/payout.pdf").data).split())
+        for sentence in sentences:
+            assert " ".join(sentence.split()) in text, (sentence, text[:1500])
+
+    def check_night(self, phone: Phone, night: NightModel) -> None:
+        """The night lists its live games; its settlement sums to 0, and is the games'
+        balances (from their exports) plus what was carried in, rounded to the unit."""
+        html = self.get(phone, f"/nights/{night.id}").get_data(as_text=True)
+        listed = {int(i) for i in re.findall(r'href="/games/(\d+)"', html)}
+        assert listed == {g.id for g in night.live_games()}
+        self.get(phone, f"/nights/{night.id}/payout")
+        finished = [
+            standings["pot"]["balances"]
+            for standings in (self.checked(phone, game) for game in night.live_games())
+            if standings["finished"]
+        ]
+        games = {name_key(n): v for n, v in net_by_person(finished).items() if v}
+        with app_context(self.app):
+            user = db.session.get(User, phone.user_id)
+            loaded = services.load_night(night.id, user)
+            assert loaded is not None
+            money = settle_up.night_money(loaded)
+            settlement = money.summary.settlement
+            carries = db.session.scalars(
+                select(Carry).where(Carry.to_night_id == night.id, Carry.written_off_at.is_(None))
+            ).all()
+            carried_cents = sum(c.amount for c in carries)
+            unit = loaded.settle_unit
+        people = settlement.people
+        assert sum(people.values()) == 0, people
+        assert {name_key(n): v for n, v in settlement.games.items() if v} == games
+        assert sum(settlement.carried.values()) == 0
+        assert sum(v for v in settlement.carried.values() if v > 0) <= carried_cents
+        paid: dict[str, int] = {}
+        for t in settlement.transfers:
+            assert t.amount > 0
+            paid[t.payer] = paid.get(t.payer, 0) - t.amount
+            paid[t.payee] = paid.get(t.payee, 0) + t.amount
+        assert {n: v for n, v in paid.items() if v} == {n: v for n, v in people.items() if v}
+        for name, net in people.items():
+            exact = settlement.games.get(name, 0) + settlement.carried.get(name, 0)
+            assert abs(net - exact) < max(unit, 1), (name, net, exact, unit)
+
+    def check_database(self) -> None:
+        """Every stored game replays, deleted ones too, and its seats are its players."""
+        with app_context(self.app):
+            for game in db.session.scalars(select(Game)).all():
+                standings = load_game(game.record_json())
+                seats = sorted(s.person.name_key for s in game.seats)
+                assert seats == sorted(name_key(p.name) for p in standings.players), game.id
+            for night in db.session.scalars(select(Night)).all():
+                keys = [p.name_key for p in night.people]
+                assert len(keys) == len(set(keys))
+
+    @invariant()
+    def touched_things_hold(self) -> None:
+        """After every step: the games and nights the step touched."""
+        self.steps += 1
+        self.passed = {}
+        for phone in self.phones:
+            for night in phone.live_nights():
+                for game in night.live_games():
+                    if game.id in self.touched_games:
+                        self.checked(phone, game)
+                if night.id in self.touched_nights:
+                    self.check_night(phone, night)
+        self.touched_games.clear()
+        self.touched_nights.clear()
+
+    @invariant()
+    def everything_holds_now_and_then(self) -> None:
+        if self.steps % PDF_EVERY:
+            return
+        self.check_everything(pdfs=1)
+
+    def check_everything(self, *, pdfs: int) -> None:
+        self.check_database()
+        self.passed = {}
+        for phone in self.phones:
+            for night in phone.live_nights():
+                if pdfs > 0 and night.live_games():
+                    self.check_payout_pdf(phone, night)
+                for game in night.live_games():
+                    standings = self.checked(phone, game)
+                    if pdfs > 0:
+                        self.check_pdf(phone, game, standings)
+                        pdfs -= 1
+                self.check_night(phone, night)
+
+    def teardown(self) -> None:
+        self.check_everything(pdfs=2)
+
+
+def machine_for(app: Flask) -> type[CardNights]:
+    """The machine class bound to one app (one engine's database)."""
+    app.test_client_class = CheckedClient
+    engine = app.config["SQLALCHEMY_DATABASE_URI"].split(":")[0].split("+")[0]
+    return type(f"CardNightsOn{engine.title()}", (CardNights,), {"app": app})

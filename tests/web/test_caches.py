@@ -1,0 +1,77 @@
+"""No cache may answer with a stale page or with another keeper's game (issue 12). The
+sheet's drawn parts and the PDFs are kept per stored state of a game (its id, creation
+time and version): every change a keeper can make must show at once, and the one query
+that checks the owner runs before anything cached is looked up."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.reports import files
+from scorekeeper.web.games.sheet import SHEET_CACHE
+from tests.web.keeper import Keeper, text_of
+
+
+@pytest.fixture
+def keeper(client):
+    SHEET_CACHE.clear()
+    files.PDF_CACHE.clear()
+    k = Keeper(client)
+    k.signup()
+    return k
+
+
+def sheet(client, game: int) -> str:
+    r = client.get(f"/games/{game}")
+    assert r.status_code == 200
+    return text_of(r)
+
+
+def test_every_change_shows_at_once(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob", "Cy"])
+    assert "No rounds yet" in sheet(client, game)
+    assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 7}).status_code == 302
+    first = sheet(client, game)
+    assert "No rounds yet" not in first and "+12" in first  # Ann scores 5 + 7
+    assert sheet(client, game) == first  # from the cache, the same
+    # A correction.
+    assert keeper.enter(game, "Ann", {"Bob": 9, "Cy": 7}, number=1).status_code == 302
+    assert "+16" in sheet(client, game)
+    # A rename of a person of the night.
+    person = keeper.person_ids(night)["Bob"]
+    r = keeper.post_form(f"/nights/{night}/people/{person}", {"name": "Robert"})
+    assert r.status_code == 302, text_of(r)
+    assert "Robert" in sheet(client, game) and "Bob" not in sheet(client, game)
+    # Remove the last round.
+    _, hidden = keeper.form(f"/games/{game}")
+    r = client.post(f"/games/{game}/rounds/last/delete", data=hidden)
+    assert r.status_code == 302, r.status_code
+    assert "No rounds yet" in sheet(client, game)
+    pdf_before = client.get(f"/games/{game}/sheet.pdf").data
+    assert keeper.enter(game, "Cy", {"Ann": 1, "Robert": 2}).status_code == 302
+    assert client.get(f"/games/{game}/sheet.pdf").data != pdf_before
+
+
+def test_a_cached_sheet_is_never_shown_to_another_keeper(app, keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
+    sheet(client, game)
+    client.get(f"/games/{game}/sheet.pdf")
+    other = Keeper(app.test_client())
+    other.signup("mallory@example.com")
+    for url in (f"/games/{game}", f"/games/{game}/sheet.pdf", f"/games/{game}/blank.pdf"):
+        assert other.client.get(url).status_code == 404, url
+    assert app.test_client().get(f"/games/{game}").status_code == 302  # to the login page
+
+
+def test_a_deleted_game_is_not_served_from_the_cache(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    sheet(client, game)
+    client.get(f"/games/{game}/sheet.pdf")
+    r = keeper.post_form(f"/games/{game}/delete", {})
+    assert r.status_code == 302, text_of(r)
+    assert client.get(f"/games/{game}").status_code == 404
+    assert client.get(f"/games/{game}/sheet.pdf").status_code == 404

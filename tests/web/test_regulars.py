@@ -1,0 +1,91 @@
+"""Regulars through the test client: added, matched forgivingly on a new night, renamed
+without touching what was recorded, merged (refused when both played one night), ways to
+pay checked with a sentence that names the bad one, another keeper's regulars not found."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.keeper import Keeper, inputs, text_of
+from tests.web.test_settle_up import regular_ids
+
+
+@pytest.fixture
+def keeper(client):
+    k = Keeper(client)
+    k.signup()
+    return k
+
+
+def post(keeper: Keeper, url: str, data: dict) -> str:
+    token = inputs(keeper.client.get("/regulars").get_data(as_text=True))["csrf_token"]
+    r = keeper.client.post(url, data={"csrf_token": token, **data}, follow_redirects=True)
+    assert r.status_code == 200, r.status_code
+    return text_of(r)
+
+
+def test_add_match_forgivingly_and_refuse_a_second_entry(keeper, client):
+    page = post(keeper, "/regulars", {"name": "Zoë"})
+    assert "Zoë added to your regulars" in page
+    assert "Zoë is already one of your regulars" in post(keeper, "/regulars", {"name": " zoë "})
+    night = keeper.night(["ZOE", "Ann"])
+    people = keeper.person_ids(night)
+    assert set(people) == {"Zoë", "Ann"}  # the regular's spelling
+    assert set(regular_ids(client)) == {"Zoë", "Ann"}
+    assert "name is blank: give a name" in post(keeper, "/regulars", {"name": "   "})
+    assert set(regular_ids(client)) == {"Zoë", "Ann"}
+
+
+def test_rename_keeps_what_was_recorded(keeper, client):
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
+    ids = regular_ids(client)
+    page = post(keeper, f"/regulars/{ids['Bob']}/rename", {"name": "Robert"})
+    assert "Renamed" in page and "Robert" in page
+    record = client.get(f"/games/{game}/export.json").get_json()
+    assert record["players"] == ["Ann", "Bob"]
+    assert "Ann is already one of your regulars: merge them instead" in post(
+        keeper, f"/regulars/{ids['Bob']}/rename", {"name": "ann"}
+    )
+
+
+def test_merge_two_entries_and_refuse_two_people_of_one_night(keeper, client):
+    first = keeper.night(["Ann", "Bob"], name="First")
+    keeper.game(first, "rummy", ["Ann", "Bob"])
+    second = keeper.night(["Annie", "Bob"], name="Second")
+    keeper.game(second, "rummy", ["Annie", "Bob"])
+    ids = regular_ids(client)
+    refused = post(keeper, "/regulars/merge", {"keep": ids["Ann"], "gone": ids["Bob"]})
+    assert "Ann and Bob both played on First: they are two people" in refused
+    page = post(keeper, "/regulars/merge", {"keep": ids["Ann"], "gone": ids["Annie"]})
+    assert "Annie merged into Ann" in page
+    assert set(regular_ids(client)) == {"Ann", "Bob"}
+    ann = text_of(client.get(f"/regulars/{ids['Ann']}"))
+    assert "2 nights" in ann and "as Annie" in ann
+    assert client.get(f"/regulars/{ids['Annie']}").status_code == 404
+
+
+def test_ways_to_pay_are_checked_and_named(keeper, client):
+    keeper.night(["Ann", "Bob"])
+    ids = regular_ids(client)
+    url = f"/regulars/{ids['Ann']}/handles"
+    page = post(keeper, url, {"kind": ["paypal", "venmo"], "handle": ["ann.pays!", ""]})
+    assert "payment handle 1: a PayPal.me name is letters and digits" in page
+    iban = "DE89 3704 0044 0532 0130 00"
+    page = post(keeper, url, {"kind": ["paypal", "iban"], "handle": ["annpays", iban]})
+    assert "Ways to pay saved" in page
+    html = client.get(f"/regulars/{ids['Ann']}").get_data(as_text=True)
+    assert re.search(r'value="annpays"', html)
+
+
+def test_another_keepers_regulars_are_not_found(app, keeper, client):
+    keeper.night(["Ann", "Bob"])
+    ids = regular_ids(client)
+    other = Keeper(app.test_client())
+    other.signup("mallory@example.com")
+    assert other.client.get(f"/regulars/{ids['Ann']}").status_code == 404
+    assert other.client.get(f"/regulars/{ids['Ann']}/history.csv").status_code == 404
+    assert regular_ids(other.client) == {}
