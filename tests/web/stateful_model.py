@@ -702,7 +702,12 @@ class CardNights(RuleBasedStateMachine):
         variant = get_variant(game.variant)
         codes = sorted(variant.card_codes)
         values = form.values()
-        seats = form.labels("went_out")
+        # The radio's label also says the total ("Ann 12: went out"); the hand field's
+        # label is the name alone ("Ann: left in hand").
+        seats = {
+            seat: form.named(f"hand-{seat}")[0].label.removesuffix(": left in hand") if seat else ""
+            for seat in form.labels("went_out")
+        }
         went = data.draw(st.sampled_from(sorted(seats)), label="went out")
         values["went_out"] = went
         expected: dict[str, Any] = {}
