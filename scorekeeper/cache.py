@@ -25,6 +25,16 @@ from flask import current_app, has_app_context
 V = TypeVar("V")
 
 
+def _get_or_make(cache: Any, key: Any, make: Callable[[], tuple[Any, int]]) -> Any:
+    """``cache.get(key)``, or ``make()`` the value and its size and ``cache.put`` it."""
+    found = cache.get(key)
+    if found is not None:
+        return found
+    value, size = make()
+    cache.put(key, value, size)
+    return value
+
+
 class ByteBoundedCache(Generic[V]):
     def __init__(self, max_bytes: int, max_entries: int = 100_000) -> None:
         self.max_bytes = max_bytes
@@ -61,12 +71,7 @@ class ByteBoundedCache(Generic[V]):
 
     def get_or_make(self, key: Hashable, make: Callable[[], tuple[V, int]]) -> V:
         """The value of ``key``, or ``make()`` it (outside the lock) and keep it."""
-        found = self.get(key)
-        if found is not None:
-            return found
-        value, size = make()
-        self.put(key, value, size)
-        return value
+        return _get_or_make(self, key, make)
 
     @property
     def bytes(self) -> int:
@@ -114,12 +119,7 @@ class DocumentCache:
         self.local.put(key, value, size)
 
     def get_or_make(self, key: str, make: Callable[[], tuple[Any, int]]) -> Any:
-        found = self.get(key)
-        if found is not None:
-            return found
-        value, size = make()
-        self.put(key, value, size)
-        return value
+        return _get_or_make(self, key, make)
 
     def clear(self) -> None:
         self.local.clear()
