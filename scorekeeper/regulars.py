@@ -69,6 +69,30 @@ def regular_for(owner_id: int, name: str) -> Regular:
     return regular
 
 
+def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:
+    """Each typed name as the night's list would hold it, changing nothing: the name of
+    the person already on the list (same name, or the same regular matched forgivingly),
+    else the regular's spelling, else the name as typed; two typed names that match each
+    other forgivingly get one spelling. A record's names are these, so that every name
+    in it is exactly one person's (``find_or_add_person`` finds the same people)."""
+    out: dict[str, str] = {}
+    batch: dict[str, str] = {}  # match key -> spelling, for names new to the keeper
+    for raw in raw_names:
+        typed = clean_name(raw, what="name")
+        person = next((p for p in night.people if p.name_key == name_key(typed)), None)
+        if person is not None:
+            spelled = person.name
+        elif (regular := find_regular(night.owner_id, typed)) is not None:
+            spelled = next(
+                (p.name for p in night.people if p.regular_id == regular.id), regular.name
+            )
+        else:
+            spelled = batch.get(match_key(typed), typed)
+        batch.setdefault(match_key(spelled), spelled)
+        out[raw] = spelled
+    return out
+
+
 def new_person(night: Night, raw_name: str) -> Person:
     """A person for the night's list, linked to the keeper's regular; a name matched
     forgivingly takes the regular's spelling."""

@@ -50,6 +50,12 @@ def new_person(night: Night, raw_name: str) -> Person:
     return make(night, raw_name)
 
 
+def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:
+    from .regulars import night_spellings as spell
+
+    return spell(night, raw_names)
+
+
 # Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
 # no page of a night (which replays every game of it) can grow without bound.
 MAX_GAMES_PER_NIGHT = 50
@@ -495,6 +501,7 @@ def create_game(
             field="currency",
         )
     standings = replay(record)
+    record, standings = _in_night_spelling(night, record, standings)
     canonical = record.to_json()
     canonical["settings"]["currency"] = night.currency
     game = Game(
@@ -526,6 +533,33 @@ def create_game(
     db.session.add(Edit(game=game, user_id=user.id, action=action, after=json.dumps(canonical)))
     _commit_created(user, submission, "game", game)
     return game
+
+
+def _in_night_spelling(
+    night: Night, record: GameRecord, standings: Standings
+) -> tuple[GameRecord, Standings]:
+    """The record with each player under the name the night's list holds them by (see
+    ``night_spellings``), replayed again if a name changed. Two players who are one
+    person on the list are refused: each person takes one seat."""
+    names = [p.name for p in standings.players]
+    spelled = night_spellings(night, names)
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(name_key(spelled[name]), name)
+        if other != name:
+            raise RecordError(
+                f"{other} and {name} are one person on tonight's list ({spelled[name]}): "
+                "each person takes one seat",
+                player=name,
+                field="players",
+            )
+    changed = [(old, new) for old, new in spelled.items() if old != new]
+    if not changed:
+        return record, standings
+    for old, new in changed:
+        record = record.renamed(old, new)
+    record = GameRecord.from_json(record.to_json())
+    return record, replay(record)
 
 
 def _check_room_for_games(night: Night) -> None:
@@ -815,6 +849,7 @@ def add_joiner(game: Game, raw_name: str, *, expected_version: int | None, user:
     if not raw_name.strip():
         raise Refused("Choose who joins, or type a new name.")
     name = clean_name(raw_name, what="the name")
+    name = night_spellings(game.night, [name])[name]  # "ann." is Ann if the night has her
     key = name_key(name)
     if any(name_key(p.name) == key and p.in_contention for p in standings.players):
         raise Refused(f"{name} is already in the game.")
@@ -822,9 +857,8 @@ def add_joiner(game: Game, raw_name: str, *, expected_version: int | None, user:
         raise Refused(f"{name} is already joining next round.")
     if len(standings.players) + len(game.pending_joins) >= MAX_PLAYERS:
         raise Refused(f"A game takes at most {MAX_PLAYERS} players.")
-    known = next((p.name for p in game.night.people if p.name_key == key), name)
-    _set_pending_joins(game, [*game.pending_joins, known], expected_version, user)
-    return known
+    _set_pending_joins(game, [*game.pending_joins, name], expected_version, user)
+    return name
 
 
 @transaction
