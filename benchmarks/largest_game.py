@@ -6,7 +6,7 @@ The limits (rules/settings.py MAX_ROUNDS, rules/record.py MAX_PLAYERS) are chose
 real table never meets them; this states the worst case they allow. Two Vegas games are
 imported into a fresh SQLite app and read through the test client, as a phone would:
 
-- the baseline: 10 players x 60 rounds (a long night's game; benchmarks/http.py's sheet);
+- the baseline: 10 players x 60 rounds (a long night's game; benchmarks/http_load.py's sheet);
 - the largest: 20 players x 200 rounds, every hand a card list (the most parsing).
 
 For each: the sheet page the first time (standings cache empty: parse, replay, render), the
@@ -17,28 +17,23 @@ the ratio largest / baseline. Figures and the machine go in benchmarks/README.md
 
 from __future__ import annotations
 
-import sys
+import argparse
+import json
+import platform
+import random
+import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-# benchmarks/http.py would shadow the standard library's http package.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
+from flask_migrate import upgrade
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import platform  # noqa: E402
-import random  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from typing import Any  # noqa: E402
-
-from flask_migrate import upgrade  # noqa: E402
-
-from scorekeeper import create_app, services  # noqa: E402
-from scorekeeper.reports.files import PDF_CACHE  # noqa: E402
-from scorekeeper.reports.samples import long_vegas  # noqa: E402
-from scorekeeper.rules.record import MAX_PLAYERS  # noqa: E402
-from scorekeeper.rules.settings import MAX_ROUNDS  # noqa: E402
+from scorekeeper import create_app, services
+from scorekeeper.reports.files import PDF_CACHE
+from scorekeeper.reports.samples import long_vegas
+from scorekeeper.rules.record import MAX_PLAYERS
+from scorekeeper.rules.settings import MAX_ROUNDS
 
 MIGRATIONS = str(Path(__file__).resolve().parent.parent / "scorekeeper" / "migrations")
 

@@ -18,11 +18,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# benchmarks/http.py would shadow the stdlib's http for anything run from this folder; the
-# checkout's own scorekeeper (and tests.web.keeper) come first.
+# The checkout's own scorekeeper (and tests.web.keeper) come first.
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != HERE)]
+sys.path[:] = [str(ROOT), *sys.path]
 
 import argparse  # noqa: E402
 import statistics  # noqa: E402

@@ -1,6 +1,6 @@
 """Throughput of the app over HTTP under gunicorn, against a bare Flask app served the same way.
 
-    PYTHONPATH=. .venv/bin/python -P benchmarks/http.py [--sqlite] [--duration 8] [--repeats 2]
+    PYTHONPATH=. .venv/bin/python -P benchmarks/http_load.py [--sqlite] [--duration 8] [--repeats 2]
         [--workers N] [--connections N] [--client wrk|python] [--only sheet conditional ...]
 
 Starts, in one run and on one machine, three gunicorn servers with the same flags (sync
@@ -41,10 +41,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# This file is named http.py: with its folder first on sys.path, ``import http`` (done by
-# urllib, werkzeug and every HTTP client) would import this script instead of the stdlib.
 HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
