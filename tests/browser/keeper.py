@@ -146,16 +146,16 @@ class Keeper:
             else:
                 field.fill(value)
         self.tap(self.button("Start the game"))
-        expect(self.page).to_have_url(re.compile(r"/games/\d+$"))
-        return self.id_from_url(r"/games/(\d+)$")
+        self.wait_for_sheet()  # loaded, not only navigated: a page is measured next
+        return self.id_from_url(r"/games/(\d+)")
 
     def import_game(self, night_id: int, record: dict[str, Any]) -> int:
         self.goto(f"/nights/{night_id}")
         self.tap(self.link("Import a game"))
         self.page.get_by_label("Game record (JSON)").fill(json.dumps(record))
         self.tap(self.button("Import"))
-        expect(self.page).to_have_url(re.compile(r"/games/\d+$"))
-        return self.id_from_url(r"/games/(\d+)$")
+        self.wait_for_sheet()  # loaded, not only navigated: a page is measured next
+        return self.id_from_url(r"/games/(\d+)")
 
     # ------------------------------------------------------------------- rounds ---
     def went_out_choice(self, name: str) -> Locator:
@@ -220,6 +220,8 @@ class Keeper:
         return number
 
     def wait_for_sheet(self) -> None:
+        """The sheet has loaded. The URL alone changes when the navigation commits, before
+        the page's stylesheet applies: a width measured then is an unstyled page's."""
         expect(self.page).to_have_url(re.compile(r"/games/\d+(\?saved=\d+)?(#r\d+)?$"))
         self.page.wait_for_load_state()
 

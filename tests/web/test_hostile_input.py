@@ -466,7 +466,7 @@ CASES = [
     Case("join-long", "join", {"new_name": LONG}, "Field cannot be longer than 40 characters."),
     Case("join-huge-choice", "join", {"person": HUGE},
          f"the name '{'x' * 20}'... is too long (10000 characters, at most 40)"),
-    Case("join-playing", "join", {"new_name": "ann"}, "ann is already in the game."),
+    Case("join-playing", "join", {"new_name": "ann"}, "Ann is already in the game."),
     Case("join-control", "join", {"new_name": "D\x07n"},
          "the name 'D\\x07n' contains control characters"),
     Case("join-cancel-unknown", "join", {"action": "cancel", "name": "Zed"},
