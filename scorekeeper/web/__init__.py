@@ -52,15 +52,24 @@ def load_user(token: str) -> User | None:
     return user
 
 
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Frame-Options", "DENY"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
+)
+HSTS = ("Strict-Transport-Security", "max-age=31536000")
+
+
 def _security_headers(response: Response) -> Response:
+    """The headers every response carries, unless a view set its own. One pass over the
+    response's headers (werkzeug's ``setdefault`` scans them and raises a KeyError per
+    missing header: a tenth of what a 304 cost)."""
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", CSP)
-    headers.setdefault("X-Frame-Options", "DENY")
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Referrer-Policy", "same-origin")
-    headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-    if request.is_secure:
-        headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    present = {key.lower() for key, _ in headers.items()}
+    wanted = (*SECURITY_HEADERS, HSTS) if request.is_secure else SECURITY_HEADERS
+    headers.extend([(k, v) for k, v in wanted if k.lower() not in present])
     return response
 
 
