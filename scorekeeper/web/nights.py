@@ -27,7 +27,7 @@ from ..forms import (
     RenameForm,
     options,
 )
-from ..models import Game, Night
+from ..models import Game, Night, Person
 from ..regulars import regulars_of
 from ..reports import NightSummary
 from ..reports.spreadsheets import night_csv
@@ -150,42 +150,44 @@ def add_person(night_id: int) -> str | Response | tuple[str, int]:
     return _render_show(night, form), 422
 
 
-@bp.route("/<id:night_id>/people/<id:person_id>", methods=["GET", "POST"])
-@login_required
-def rename_person(night_id: int, person_id: int) -> str | Response | tuple[str, int]:
+def _person_or_404(night_id: int, person_id: int) -> tuple[Night, Person]:
     night = night_or_404(night_id)
     person = next((p for p in night.people if p.id == person_id), None)
     if person is None:
         abort(404)
+    return night, person
+
+
+@bp.route("/<id:night_id>/people/<id:person_id>", methods=["GET", "POST"])
+@login_required
+def rename_person(night_id: int, person_id: int) -> str | Response | tuple[str, int]:
+    night, person = _person_or_404(night_id, person_id)
     form = RenameForm(name=person.name)
     if form.validate_on_submit():
         wanted = form.name.data
         try:
             services.rename_person(night, person, wanted, current_user)
         except services.Conflict:
-            # A double tap, or a round saved at the same moment: look again.
-            night = night_or_404(night_id)
-            person = next((p for p in night.people if p.id == person_id), None)
-            if person is None:
-                abort(404)
-            if person.name != " ".join(wanted.split()):
-                form.name.errors.append(
-                    "A game of the night changed at the same moment, so nobody was "
-                    "renamed: try again."
-                )
-                return render_template(
-                    "nights/rename.html", night=night, person=person, form=form
-                ), 409
-            flash(f"Renamed to {person.name} on every sheet of the night.", "success")
-            return redirect(url_for("nights.show", night_id=night_id))
+            # A double tap (done by the first tap), or a round saved at the same moment.
+            night, person = _person_or_404(night_id, person_id)
+            if person.name == " ".join(wanted.split()):
+                return _renamed(night_id, person)
+            form.name.errors.append(
+                "A game of the night changed at the same moment, so nobody was renamed: try again."
+            )
+            return render_template("nights/rename.html", night=night, person=person, form=form), 409
         except (RecordError, services.Refused) as exc:
             form.name.errors.append(str(exc))
         else:
-            flash(f"Renamed to {person.name} on every sheet of the night.", "success")
-            return redirect(url_for("nights.show", night_id=night_id))
+            return _renamed(night_id, person)
     return render_template(
         "nights/rename.html", night=night, person=person, form=form
     ), 422 if form.errors else 200
+
+
+def _renamed(night_id: int, person: Person) -> Response:
+    flash(f"Renamed to {person.name} on every sheet of the night.", "success")
+    return redirect(url_for("nights.show", night_id=night_id))
 
 
 @bp.post("/<id:night_id>/paper")
