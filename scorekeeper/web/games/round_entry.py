@@ -8,6 +8,7 @@ and the save reuses that check.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -451,41 +452,45 @@ def join(game_id: int) -> Response | tuple[str, int]:
     form.person.choices = options(
         [("", "Choose...")] + [(n, n) for n in services.join_candidates(game, s)]
     )
-    fee, start = s.join_terms()
-    money = format_cents(fee, s.pot.currency)
     status = 200
     if not form.is_submitted():
         form.version.data, form.submission.data = str(game.version), new_submission()
     elif not form.validate_on_submit():
         status = 400 if form.version.errors or form.submission.errors else 422
         form.new_name.errors.append("This form is incomplete: reload the page and try again.")
+    elif _joined(game, s, form):
+        return redirect(url_for("games.sheet", game_id=game_id))
     else:
-        version, who = form.version_number(), (form.new_name.data or "").strip()
-        try:
-            if request.form.get("action") == "cancel":
-                cancel = request.form.get("name", "")
-                services.cancel_joiner(game, cancel, expected_version=version, user=current_user)
-            else:
-                who = who or form.person.data or ""
-                name = services.add_joiner(game, who, expected_version=version, user=current_user)
-                flash(
-                    f"{name} joins at the start of round {s.rounds_played + 1}, pays {money} "
-                    f"and starts at {start}.",
-                    "success",
-                )
-        except services.Conflict:
-            flash("The game changed on another phone; check and try again.", "error")
-        except (RecordError, services.Refused) as exc:
-            form.new_name.errors.append(str(exc))
-            status = 422
-        else:
-            return redirect(url_for("games.sheet", game_id=game_id))
+        status = 422 if form.new_name.errors else 200
+    fee, start = s.join_terms()
+    money = functools.partial(format_cents, currency=s.pot.currency)
     return render_template(
-        "games/join.html",
-        game=game,
-        s=s,
-        form=form,
-        fee=fee,
-        start=start,
-        money=lambda c: format_cents(c, s.pot.currency),
+        "games/join.html", game=game, s=s, form=form, fee=fee, start=start, money=money
     ), status
+
+
+def _joined(game: Game, s: Standings, form: JoinForm) -> bool:
+    """Add (or cancel) a waiting late joiner as the form says; False with the refusal on
+    the form, or a message flashed when the game changed meanwhile."""
+    version, who = form.version_number(), (form.new_name.data or "").strip()
+    try:
+        if request.form.get("action") == "cancel":
+            cancel = request.form.get("name", "")
+            services.cancel_joiner(game, cancel, expected_version=version, user=current_user)
+        else:
+            name = services.add_joiner(
+                game, who or form.person.data or "", expected_version=version, user=current_user
+            )
+            fee, start = s.join_terms()
+            flash(
+                f"{name} joins at the start of round {s.rounds_played + 1}, pays "
+                f"{format_cents(fee, s.pot.currency)} and starts at {start}.",
+                "success",
+            )
+    except services.Conflict:
+        flash("The game changed on another phone; check and try again.", "error")
+        return False
+    except (RecordError, services.Refused) as exc:
+        form.new_name.errors.append(str(exc))
+        return False
+    return True
