@@ -10,8 +10,9 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from ... import services
-from ...game_form import new_game_form
-from ...rules import VARIANTS, RecordError
+from ...game_form import NewGameForm, new_game_form
+from ...models import Night
+from ...rules import VARIANTS, RecordError, Variant
 from ..nights import night_or_404
 from .blueprint import bp
 
@@ -32,29 +33,8 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
         else None
     )
     form = new_game_form(variant, night.people, source)
-    if form.validate_on_submit():
-        try:
-            game = services.create_game(
-                night,
-                variant=variant.name,
-                players=form.seating.players,
-                first_dealer=form.first_dealer.data,
-                settings={**form.settings(), "currency": night.currency},
-                user=current_user,
-                submission=form.submission.data,
-            )
-        except services.AlreadyCreated as done:
-            flash("That game was already started (sent twice): here it is, once.", "info")
-            return redirect(url_for("games.sheet", game_id=done.target_id))
-        except services.Conflict:
-            form.general.append("Something changed at the same moment: try again.")
-        except RecordError as exc:
-            form.refuse(exc)
-        except services.Refused as exc:
-            form.general.append(str(exc))
-        else:
-            flash(f"{game.title} started: {game.first_dealer} deals first.", "success")
-            return redirect(url_for("games.sheet", game_id=game.id))
+    if form.validate_on_submit() and (started := _start(night, variant, form)) is not None:
+        return started
     players = max(form.seating.seated or len(night.people), 2)
     defaults = variant.default_settings()
     return render_template(
@@ -66,3 +46,31 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
         warnings=variant.warnings(players, defaults),
         from_game=source,
     ), 422 if form.all_errors else 200
+
+
+def _start(night: Night, variant: Variant, form: NewGameForm) -> Response | None:
+    """Start the game the form describes: the sheet to go to, or None with the refusal
+    on the form."""
+    try:
+        game = services.create_game(
+            night,
+            variant=variant.name,
+            players=form.seating.players,
+            first_dealer=form.first_dealer.data,
+            settings={**form.settings(), "currency": night.currency},
+            user=current_user,
+            submission=form.submission.data,
+        )
+    except services.AlreadyCreated as done:
+        flash("That game was already started (sent twice): here it is, once.", "info")
+        return redirect(url_for("games.sheet", game_id=done.target_id))
+    except services.Conflict:
+        form.general.append("Something changed at the same moment: try again.")
+    except RecordError as exc:
+        form.refuse(exc)
+    except services.Refused as exc:
+        form.general.append(str(exc))
+    else:
+        flash(f"{game.title} started: {game.first_dealer} deals first.", "success")
+        return redirect(url_for("games.sheet", game_id=game.id))
+    return None
