@@ -14,7 +14,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import make_transient_to_detached, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from .cache import ByteBoundedCache
@@ -176,7 +176,8 @@ class GameStamp:
     PDFs): the version changes with every change to the record (see ``_bump``), and the
     creation time keeps a game id reused by another database (tests) from matching."""
 
-    user: User
+    user_id: int
+    user_email: str
     game_id: int
     night_id: int
     version: int
@@ -192,7 +193,8 @@ class GameStamp:
 
 
 _STAMP_COLUMNS = (
-    User,
+    User.id,
+    User.email,
     Game.id,
     Game.night_id,
     Game.version,
@@ -229,17 +231,34 @@ def game_stamp(
     game_id: int, *, token: str | None = None, user: User | None = None
 ) -> GameStamp | None:
     """The state of a live game of the user behind a login ``token`` (the session's user
-    and the game in one query: owner, version and labels together) or of ``user``; None
-    when there is no such login, or the game is not theirs or is deleted."""
+    and the game in one query: login, owner, version and labels together) or of ``user``;
+    None when there is no such login, or the game is not theirs or is deleted.
+
+    By token, the query runs on a pooled connection of its own, not through the ORM
+    session: it is the first thing a request for a game's sheet or PDF does, and a 304 or
+    a cached document then needs nothing else (no session, no ``User`` built). By
+    ``user``, it runs in the ORM session's transaction, with what the request already did."""
     if token is not None:
-        row = db.session.execute(
-            _STAMP_BY_TOKEN, {"token": token, "now": utcnow(), "game_id": game_id}
-        ).first()
+        with db.engine.connect() as conn:
+            row = conn.execute(
+                _STAMP_BY_TOKEN, {"token": token, "now": utcnow(), "game_id": game_id}
+            ).first()
     elif user is not None:
         row = db.session.execute(_STAMP_BY_USER, {"user_id": user.id, "game_id": game_id}).first()
     else:
         return None
     return None if row is None else GameStamp(*row)
+
+
+def login_from_stamp(stamp: GameStamp, token: str) -> User:
+    """The user of the login ``token``, which ``stamp``'s query found live: a ``User`` of
+    the ORM session made from the stamp's columns, without a second query (columns the
+    stamp did not read load on first use, like any expired attribute)."""
+    user = User(id=stamp.user_id, email=stamp.user_email)
+    make_transient_to_detached(user)
+    db.session.add(user)
+    user.session_token = token
+    return user
 
 
 def load_night(night_id: int, owner: User, *, deleted: bool = False) -> Night | None:

@@ -16,6 +16,7 @@ from ..extensions import db, login_manager
 from ..forms import new_submission
 from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_cents
+from ..services import login_from_stamp
 
 # A content security policy with no inline script or style: everything is in static/.
 CSP = (
@@ -39,9 +40,13 @@ def load_user(token: str) -> User | None:
     """The user of a live login: ``token`` (from the session cookie or the remember
     cookie) must name a UserSession that is neither deleted nor expired; one query, the
     session joined with its user. A cookie from before sessions had tokens (a user's id)
-    names no session and logs no one in."""
+    names no session and logs no one in. When the request's game stamp already found this
+    login (``games.blueprint.owned_stamp``), the user is made from that row instead."""
     if not isinstance(token, str) or not 0 < len(token) <= TOKEN_MAX:
         return None
+    proven = g.get("stamp_login")
+    if proven is not None and proven[0] == token:  # the game's stamp read this login
+        return login_from_stamp(proven[1], token)
     user = db.session.scalar(
         select(User)
         .join(UserSession, UserSession.user_id == User.id)

@@ -5,6 +5,8 @@ that checks the owner runs before anything cached is looked up."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scorekeeper.reports import files
@@ -75,3 +77,55 @@ def test_a_deleted_game_is_not_served_from_the_cache(keeper, client):
     assert r.status_code == 302, text_of(r)
     assert client.get(f"/games/{game}").status_code == 404
     assert client.get(f"/games/{game}/sheet.pdf").status_code == 404
+
+
+def page_fields(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'name="(csrf_token|submission)" value="([^"]*)"', html)
+
+
+def test_a_cached_page_carries_each_logins_own_token(app, keeper, client):
+    """The whole sheet page is kept per stored state of the game; the CSRF token and the
+    one-time submission id are each request's own. A second login of the same keeper
+    (another phone) gets the page from the cache with its own token, and its Remove last
+    round works; the first phone's token is not in it."""
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
+    client.get("/")  # reads the flash, so the sheet below is the plain, cached page
+    first = client.get(f"/games/{game}").get_data(as_text=True)
+    again = client.get(f"/games/{game}").get_data(as_text=True)
+    phone = Keeper(app.test_client())
+    assert phone.login("keeper@example.com").status_code == 302
+    phone.client.get("/")
+    second = phone.client.get(f"/games/{game}").get_data(as_text=True)
+
+    mine, theirs = page_fields(first), page_fields(second)
+    assert [n for n, _ in mine] == ["csrf_token", "csrf_token", "submission", "csrf_token"]
+    assert [n for n, _ in theirs] == [n for n, _ in mine]
+    tokens = {v for n, v in theirs if n == "csrf_token"}
+    assert len(tokens) == 1 and not tokens & {v for n, v in mine if n == "csrf_token"}
+    assert dict(page_fields(again))["submission"] != dict(mine)["submission"]
+    assert "<csrf-token>" not in first + second and "<submission-id>" not in first + second
+    assert first.replace(dict(mine)["submission"], "") == again.replace(
+        dict(page_fields(again))["submission"], ""
+    )  # the same page, only its one-time id differs
+
+    form = {**dict(theirs), "version": re.search(r'name="version" value="(\d+)"', second)[1]}
+    r = phone.client.post(f"/games/{game}/rounds/last/delete", data=form)
+    assert r.status_code == 302, text_of(r)
+    assert "No rounds yet" in sheet(client, game)
+
+
+def test_a_name_that_looks_like_a_placeholder_stays_as_typed(keeper, client):
+    """A person named like the page's placeholders is printed escaped, so the request's
+    token never lands in it."""
+    names = ["<csrf-token>", "<submission-id>"]
+    night = keeper.night(names)
+    game = keeper.game(night, "rummy", names)
+    assert keeper.enter(game, names[0], {names[1]: 5}).status_code == 302
+    client.get("/")
+    for _ in range(2):  # drawn, then from the cache
+        html = client.get(f"/games/{game}").get_data(as_text=True)
+        assert html.count("&lt;csrf-token&gt;") >= 2 and "&lt;submission-id&gt;" in html
+        assert "<csrf-token>" not in html and "<submission-id>" not in html
+        assert all(v and "<" not in v and "&" not in v for _, v in page_fields(html))

@@ -315,3 +315,38 @@ def test_two_signups_with_one_email_at_once(app, client, monkeypatch):
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(User)) == 1
         assert db.session.scalar(select(func.count()).select_from(UserSession)) == 0
+
+
+def test_game_pages_check_the_login_in_their_one_query(app, client):
+    """The sheet, its 304 and its PDFs read the login and the game in one query and skip
+    Flask-Login's own loader when that query finds them: a copied session cookie still
+    dies with its login there, an expired login is refused, and a remembered login (the
+    remember cookie alone) still opens them."""
+    keeper = Keeper(client)
+    keeper.signup(ANN)
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    client.get("/")
+    phone = login(app, remember=True)
+    thief = with_cookie(app, "session", cookie(phone, "session"))
+    remembered = with_cookie(app, "remember_token", cookie(phone, "remember_token"))
+    urls = [f"/games/{game}", f"/games/{game}/sheet.pdf", f"/games/{game}/blank.pdf"]
+    etag = thief.get(urls[0]).headers["ETag"]
+    assert thief.get(urls[0], headers={"If-None-Match": etag}).status_code == 304
+    for url in urls:
+        assert thief.get(url).status_code == 200, url
+    assert remembered.get(urls[0]).status_code == 200
+
+    logout(phone)
+    for who in (thief, with_cookie(app, "remember_token", cookie(remembered, "remember_token"))):
+        assert who.get(urls[0], headers={"If-None-Match": etag}).status_code == 302
+        for url in urls:
+            r = who.get(url)
+            assert r.status_code == 302 and "/login" in r.headers["Location"], url
+
+    assert client.get(urls[0]).status_code == 200  # the keeper's own login goes on
+    with app.app_context():
+        db.session.execute(update(UserSession).values(expires_at=utcnow() - timedelta(seconds=1)))
+        db.session.commit()
+    for url in urls:
+        assert client.get(url).status_code == 302, url

@@ -124,9 +124,11 @@ def sheet(game_id: int) -> Response:
     unchanged = None if saved else _not_modified(stamp)
     if unchanged is not None:
         return unchanged
-    response = make_response(_page(stamp, lambda: game_or_404(game_id), saved=saved))
-    if not saved:
-        response.set_etag(_etag(stamp.game_id, stamp.version), weak=True)  # after the token
+    load = lambda: game_or_404(game_id)  # noqa: E731
+    if saved or session.get("_flashes"):
+        return make_response(_page(stamp, load, saved=saved))
+    response = make_response(_plain_page(stamp, load))
+    response.set_etag(_etag(stamp.game_id, stamp.version), weak=True)  # after the token
     return response
 
 
@@ -138,17 +140,44 @@ def render_sheet(game: Game, *, conflict: str | None = None) -> str:
     return _page(stamp, lambda: game, conflict=conflict)
 
 
+# Where the request's own values go in a cached page: the session's CSRF token and the
+# one-time submission id. Each is a raw "<...>", which no text of a game can put into the
+# page (Jinja escapes every "<" of it), so exactly these places are filled in.
+CSRF_MARK = Markup("<csrf-token>")
+SUBMISSION_MARK = Markup("<submission-id>")
+
+
+def _plain_page(stamp: services.GameStamp, load: Callable[[], Game]) -> str:
+    """The whole sheet page as most requests see it (no flashes, no round just saved),
+    rendered once per stored state of the game (``stamp``) and templates, with the
+    request's CSRF token and submission id filled in. Only the stamp's owner gets here:
+    the stamp is read by the login that owns the game."""
+    key = f"page:{stamp.key}:{stamp.night_id}:{stamp.night_name}:{_templates_version()}"
+
+    def render() -> tuple[str, int]:
+        page = _page(stamp, load, csrf=CSRF_MARK, submission=SUBMISSION_MARK)
+        return page, len(page) + 100
+
+    page: str = SHEET_CACHE.get_or_make(key, render)
+    return page.replace(CSRF_MARK, generate_csrf()).replace(SUBMISSION_MARK, new_submission())
+
+
 def _page(
     stamp: services.GameStamp,
     load: Callable[[], Game],
     *,
     saved: int | None = None,
     conflict: str | None = None,
+    csrf: Markup | None = None,
+    submission: Markup | None = None,
 ) -> str:
+    """The sheet page; ``csrf`` and ``submission`` are what its forms carry (by default
+    this request's CSRF token and a new submission id)."""
     parts = _parts(stamp, load)
     grid = parts.grid
     if saved:  # the round just saved stands out (and JavaScript scrolls to it)
         grid = grid.replace(f'<tr id="r{saved}">', f'<tr id="r{saved}" class="just-saved">', 1)
+    token = csrf or generate_csrf()
     return render_template(
         "games/sheet.html",
         head=SheetHead.of(stamp),
@@ -158,11 +187,12 @@ def _page(
         facts=parts,
         saved=saved,
         conflict=conflict,
-        change_fields=_change_fields(stamp.version),
+        change_fields=_change_fields(stamp.version, token, submission or new_submission()),
+        csrf_token=lambda: token,  # the page's other forms (Log out, Show players)
     )
 
 
-def _change_fields(version: int) -> Markup:
+def _change_fields(version: int, csrf: str | Markup, submission: str | Markup) -> Markup:
     """The hidden fields of the page's Undo and Remove forms (what ``ConfirmForm`` reads
     back): the session's CSRF token, the game's version, a one-time submission id. Written
     out directly: building a WTForms form to print three hidden inputs costs more than the
@@ -171,7 +201,7 @@ def _change_fields(version: int) -> Markup:
         '<input type="hidden" name="csrf_token" value="{}">'
         '<input type="hidden" name="version" value="{}">'
         '<input type="hidden" name="submission" value="{}">'
-    ).format(generate_csrf(), version, new_submission())
+    ).format(csrf, version, submission)
 
 
 class SheetView:
