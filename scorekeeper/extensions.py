@@ -1,6 +1,8 @@
 """Extensions, created unbound and bound to the app in create_app()."""
 
-from flask_compress import Compress
+from typing import Any
+
+import flask_compress
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -15,6 +17,19 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
+
+
+class Compress(flask_compress.Compress):
+    """Flask-Compress, passing by what it would not compress anyway: a 304 (no body) and
+    a type it does not compress (a PDF). Their ``Vary: Accept-Encoding`` is added with
+    every page's headers (``web.headers``)."""
+
+    def after_request(self, response: Any) -> Any:
+        if response.status_code == 304 or response.mimetype not in self.compress_mimetypes_set:
+            return response
+        return super().after_request(response)
+
+
 compress = Compress()  # pages, CSS and script: a long sheet is ~100 KB, ~11 KB gzipped
 login_manager = LoginManager()
 login_manager.login_view = "auth.login"

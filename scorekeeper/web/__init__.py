@@ -17,13 +17,7 @@ from ..forms import new_submission
 from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_cents
 from ..services import login_from_stamp
-
-# A content security policy with no inline script or style: everything is in static/.
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "font-src 'self'; connect-src 'self'; manifest-src 'self'; object-src 'none'; "
-    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
+from .headers import StandardHeaders
 
 
 class IdConverter(IntegerConverter):
@@ -57,27 +51,6 @@ def load_user(token: str) -> User | None:
     return user
 
 
-SECURITY_HEADERS = (
-    ("Content-Security-Policy", CSP),
-    ("X-Frame-Options", "DENY"),
-    ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "same-origin"),
-    ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
-)
-HSTS = ("Strict-Transport-Security", "max-age=31536000")
-
-
-def _security_headers(response: Response) -> Response:
-    """The headers every response carries, unless a view set its own. One pass over the
-    response's headers (werkzeug's ``setdefault`` scans them and raises a KeyError per
-    missing header: a tenth of what a 304 cost)."""
-    headers = response.headers
-    present = {key.lower() for key, _ in headers.items()}
-    wanted = (*SECURITY_HEADERS, HSTS) if request.is_secure else SECURITY_HEADERS
-    headers.extend([(k, v) for k, v in wanted if k.lower() not in present])
-    return response
-
-
 def _error(code: int, title: str, message: str) -> tuple[str | Response, int]:
     if request.path.startswith("/api/"):
         # The API answers in JSON, even before a view runs (an id out of range, a 405).
@@ -106,23 +79,13 @@ def _refuse_writes_in_safe_requests(session: Any, flush_context: Any, instances:
         raise SafeMethodWrite(request.method)
 
 
-def _cache_headers(response: Response) -> Response:
-    """Pages hold one keeper's data and a CSRF token: caches may keep them only for that
-    browser, and must ask again before using them (a 304 when nothing changed)."""
-    if request.endpoint != "static":
-        response.headers.setdefault("Cache-Control", "private, no-cache")
-        response.vary.add("Cookie")
-    return response
-
-
 def init_app(app: Flask) -> None:
     from . import api, auth, games, home, live, nights, printouts, regulars, settle
 
     app.url_map.converters["id"] = IdConverter
     for module in (home, auth, nights, settle, regulars, games, printouts, api, live):
         app.register_blueprint(module.bp)
-    app.after_request(_security_headers)
-    app.after_request(_cache_headers)
+    app.wsgi_app = StandardHeaders(app.wsgi_app, app.static_url_path or "/static")  # type: ignore[method-assign]
     if not event.contains(db.session, "before_flush", _refuse_writes_in_safe_requests):
         event.listen(db.session, "before_flush", _refuse_writes_in_safe_requests)
     app.jinja_env.globals["money"] = format_cents

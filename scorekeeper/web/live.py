@@ -43,6 +43,7 @@ from ..models import Game, LiveLink, Night
 from ..reports.files import files_digest
 from .games import game_or_404
 from .games.sheet import SheetView
+from .headers import not_modified
 from .nights import night_or_404
 
 bp = Blueprint("live", __name__)
@@ -81,9 +82,7 @@ def _etag(tag: str) -> str:
 def _not_modified(etag: str) -> Response | None:
     if not request.if_none_match.contains_weak(etag):
         return None
-    response = make_response("", 304)
-    response.set_etag(etag, weak=True)
-    return response
+    return not_modified(etag)
 
 
 def _page(html: str, etag: str) -> Response:

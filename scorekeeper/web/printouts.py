@@ -26,11 +26,9 @@ bp = Blueprint("printouts", __name__)
 
 
 def _pdf(body: bytes, filename: str) -> Response:
-    response = make_response(body)
-    response.mimetype = "application/pdf"
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    """A PDF download (private and asked again each time, like every page: web.headers)."""
+    disposition = f'attachment; filename="{filename}"'
+    return Response(body, mimetype="application/pdf", headers={"Content-Disposition": disposition})
 
 
 def _stamp(game_id: int) -> services.GameStamp:

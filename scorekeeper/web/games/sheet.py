@@ -23,6 +23,7 @@ from ...reports.chart import game_chart
 from ...reports.files import files_digest
 from ...rules import Standings, format_cents, get_variant
 from ...rules.display import Fact, cell_marks, legend
+from ..headers import not_modified
 from .blueprint import bp, game_or_404, with_stamp
 
 
@@ -50,9 +51,7 @@ def _not_modified(stamp: services.GameStamp | None) -> Response | None:
     etag = _etag(stamp.game_id, stamp.version)
     if not request.if_none_match.contains_weak(etag):
         return None
-    response = make_response("", 304)
-    response.set_etag(etag, weak=True)
-    return response
+    return not_modified(etag)
 
 
 @dataclass(frozen=True, slots=True)

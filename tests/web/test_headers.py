@@ -1,0 +1,68 @@
+"""The headers every response carries (``scorekeeper/web/headers.py``), added at the WSGI
+edge: the security headers on everything, HSTS only over HTTPS, and on pages (not static
+files) who may cache them and what they vary on; a header a view set itself is kept."""
+
+from __future__ import annotations
+
+from scorekeeper.web.headers import CSP, add_headers
+from tests.web.keeper import Keeper
+
+
+def vary(response) -> set[str]:
+    return {v.strip().lower() for v in response.headers.get("Vary", "").split(",") if v.strip()}
+
+
+def test_a_page_a_304_and_a_static_file(client):
+    Keeper(client).signup()
+    page = client.get("/")
+    assert page.headers["Content-Security-Policy"] == CSP
+    assert page.headers["Cache-Control"] == "private, no-cache"
+    assert {"cookie", "accept-encoding"} <= vary(page)
+    assert "Strict-Transport-Security" not in page.headers  # plain http: a local install
+
+    night = Keeper(client).night(["Ann", "Bob"])
+    game = Keeper(client).game(night, "rummy", ["Ann", "Bob"])
+    client.get("/")
+    etag = client.get(f"/games/{game}").headers["ETag"]
+    unchanged = client.get(f"/games/{game}", headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304
+    # A 304 carries what the page it confirms would: the same Vary, the same policies.
+    assert {"cookie", "accept-encoding"} <= vary(unchanged)
+    assert unchanged.headers["Content-Security-Policy"] == CSP
+    assert unchanged.headers["X-Frame-Options"] == "DENY"
+    assert unchanged.headers.getlist("Vary") == [unchanged.headers["Vary"]]  # one header
+
+    static = client.get("/static/css/app.css")
+    assert static.status_code == 200
+    assert static.headers["X-Content-Type-Options"] == "nosniff"
+    assert "private" not in static.headers.get("Cache-Control", "")  # the same for everyone
+
+
+def test_hsts_only_over_https(app):
+    secure = app.test_client().get("/login", base_url="https://scores.example")
+    assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert "Strict-Transport-Security" not in app.test_client().get("/login").headers
+
+
+def test_a_header_the_response_set_is_kept_and_vary_is_merged():
+    headers = [
+        ("Content-Type", "text/html"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cache-Control", "no-store"),
+        ("Vary", "Accept-Encoding"),
+    ]
+    add_headers(headers, secure=False, page=True)
+    names = [name.lower() for name, _ in headers]
+    assert len(names) == len(set(names))  # nothing twice
+    found = dict(headers)
+    assert found["Referrer-Policy"] == "no-referrer" and found["Cache-Control"] == "no-store"
+    assert found["Vary"] == "Accept-Encoding, Cookie"
+    assert found["X-Frame-Options"] == "DENY"
+
+    plain: list[tuple[str, str]] = []
+    add_headers(plain, secure=True, page=True)
+    assert dict(plain)["Vary"] == "Cookie, Accept-Encoding"
+    assert "Strict-Transport-Security" in dict(plain)
+    static: list[tuple[str, str]] = []
+    add_headers(static, secure=False, page=False)
+    assert "Vary" not in dict(static) and "Cache-Control" not in dict(static)
