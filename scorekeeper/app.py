@@ -57,6 +57,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LOGIN_DURATION=60 * 60 * 24,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         WTF_CSRF_TIME_LIMIT=None,
+        # Flask-WTF's own hook checks exemptions before the method, on every GET too; the
+        # app's hook (web.init_app) asks the method first and then makes the same check.
+        WTF_CSRF_CHECK_DEFAULT=False,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         LOGIN_ATTEMPTS_PER_15_MINUTES=10,
         COMPRESS_MIMETYPES=[

@@ -5,14 +5,23 @@ from __future__ import annotations
 from contextlib import suppress
 from typing import Any
 
-from flask import Flask, Response, g, has_request_context, jsonify, render_template, request
+from flask import (
+    Flask,
+    Response,
+    current_app,
+    g,
+    has_request_context,
+    jsonify,
+    render_template,
+    request,
+)
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.routing import IntegerConverter
 
-from ..extensions import db, login_manager
+from ..extensions import csrf, db, login_manager
 from ..forms import new_submission
 from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_cents
@@ -79,12 +88,21 @@ def _refuse_writes_in_safe_requests(session: Any, flush_context: Any, instances:
         raise SafeMethodWrite(request.method)
 
 
+def _check_csrf() -> None:
+    """Flask-WTF's CSRF check of every request that can change something, exactly as its
+    default hook makes it (exempt views skipped), after asking the method first: the
+    GETs, most of what the app answers, pass at once."""
+    if request.method in CHANGING_METHODS and current_app.config["WTF_CSRF_ENABLED"]:
+        csrf.protect(apply_exemptions=True)
+
+
 def init_app(app: Flask) -> None:
     from . import api, auth, games, home, live, nights, printouts, regulars, settle
 
     app.url_map.converters["id"] = IdConverter
     for module in (home, auth, nights, settle, regulars, games, printouts, api, live):
         app.register_blueprint(module.bp)
+    app.before_request(_check_csrf)
     app.wsgi_app = StandardHeaders(app.wsgi_app, app.static_url_path or "/static")  # type: ignore[method-assign]
     if not event.contains(db.session, "before_flush", _refuse_writes_in_safe_requests):
         event.listen(db.session, "before_flush", _refuse_writes_in_safe_requests)

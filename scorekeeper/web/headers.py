@@ -1,5 +1,7 @@
-"""The headers every response carries, added at the WSGI edge: the security headers, and
-for pages (not static files) who may cache them and what they vary on.
+"""The headers every response carries, added at the WSGI edge: the security headers; for
+pages (not static files) who may cache them and what they vary on; for the players' live
+views (anyone with the link may read them) no referrer and no indexing. And the pieces of
+a conditional answer: the templates' part of an ETag, and the 304 itself.
 
 One pass over the finished header list in ``start_response``, whatever made the response
 (a view, an error page, Flask-Compress): a header a view set itself is kept. Done as
@@ -7,10 +9,15 @@ Flask ``after_request`` hooks on werkzeug's ``Headers`` these cost a fifth of a 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
+from flask import current_app
 from werkzeug.wrappers import Response
+
+from ..reports.files import files_digest
 
 # A content security policy with no inline script or style: everything is in static/.
 CSP = (
@@ -30,19 +37,29 @@ HSTS = ("Strict-Transport-Security", "max-age=31536000")
 # browser, and must ask again before using them (a 304 when nothing changed).
 PAGE_CACHE_CONTROL = ("Cache-Control", "private, no-cache")
 PAGE_VARY = ("cookie", "accept-encoding")  # who asks, and how the body is compressed
+# The players' live views (``/live/...``): their URL is their key, so no page sends it on
+# as a referrer, and no search engine keeps them.
+PUBLIC_HEADERS = (("Referrer-Policy", "no-referrer"), ("X-Robots-Tag", "noindex, nofollow"))
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
-def add_headers(headers: list[tuple[str, str]], *, secure: bool, page: bool) -> None:
+def add_headers(
+    headers: list[tuple[str, str]], *, secure: bool, page: bool, public: bool = False
+) -> None:
     """Add to ``headers`` (a WSGI header list) what is missing of the standard headers:
-    HSTS only over HTTPS; the cache policy and ``Vary`` only for pages."""
+    HSTS only over HTTPS; the cache policy and ``Vary`` only for pages; a public live
+    view's no-referrer and no-index before the rest."""
     present = {name.lower() for name, _ in headers}
-    wanted = [*SECURITY_HEADERS, HSTS] if secure else [*SECURITY_HEADERS]
+    wanted = [*PUBLIC_HEADERS] if public else []
+    wanted += [*SECURITY_HEADERS, HSTS] if secure else SECURITY_HEADERS
     if page:
         wanted.append(PAGE_CACHE_CONTROL)
-    headers.extend((name, value) for name, value in wanted if name.lower() not in present)
+    for name, value in wanted:
+        if name.lower() not in present:
+            headers.append((name, value))
+            present.add(name.lower())
     if not page:
         return
     for i, (name, value) in enumerate(headers):
@@ -57,18 +74,22 @@ def add_headers(headers: list[tuple[str, str]], *, secure: bool, page: bool) -> 
 
 class StandardHeaders:
     """WSGI middleware around the Flask app's ``wsgi_app``: ``add_headers`` on every
-    response. Static files (under ``static_prefix``) get the security headers only."""
+    response. Static files (under ``static_prefix``) get the security headers only; the
+    live views (under ``public_prefix``, their errors too) the public ones as well."""
 
-    def __init__(self, app: WSGIApp, static_prefix: str) -> None:
+    def __init__(self, app: WSGIApp, static_prefix: str, public_prefix: str = "/live/") -> None:
         self.app = app
         self.static_prefix = static_prefix.rstrip("/") + "/"
+        self.public_prefix = public_prefix
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         secure = environ.get("wsgi.url_scheme") in ("https", "wss")
-        page = not environ.get("PATH_INFO", "").startswith(self.static_prefix)
+        path = environ.get("PATH_INFO", "")
+        page = not path.startswith(self.static_prefix)
+        public = path.startswith(self.public_prefix)
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            add_headers(headers, secure=secure, page=page)
+            add_headers(headers, secure=secure, page=page, public=public)
             return start_response(status, headers, exc_info)
 
         return self.app(environ, start)
@@ -78,3 +99,10 @@ def not_modified(etag: str) -> Response:
     """A 304 confirming the phone's copy, tagged with its weak ``etag``: built directly
     (no body, nothing to compress); the headers above are added on the way out."""
     return Response(status=304, headers=[("ETag", f'W/"{etag}"')])
+
+
+@functools.cache
+def templates_version() -> str:
+    """Part of every ETag of a rendered page: a deploy that changes any template changes
+    every ETag, so no phone keeps a page drawn by the old templates."""
+    return files_digest(Path(current_app.template_folder or "templates"))

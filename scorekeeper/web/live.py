@@ -19,8 +19,6 @@ the link out of search engines and out of the pay services' logs.
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
 from typing import Any
 
 import segno
@@ -28,7 +26,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     make_response,
     redirect,
@@ -40,43 +37,28 @@ from flask_login import login_required
 
 from .. import live, services, settle_up
 from ..models import Game, LiveLink, Night
-from ..reports.files import files_digest
 from .games import game_or_404
 from .games.sheet import SheetView
-from .headers import not_modified
+from .headers import not_modified, templates_version
 from .nights import night_or_404
 
 bp = Blueprint("live", __name__)
 
-#: The pages anyone with a link may read (tests/web/test_route_guard.py PUBLIC_READ_ONLY).
+#: The pages anyone with a link may read (tests/web/test_route_guard.py PUBLIC_READ_ONLY):
+#: exactly the routes under /live/, which get the public headers (web/headers.py).
 PUBLIC = frozenset({"live.game", "live.night"})
 POLL_SECONDS = 4  # static/js/live.js asks this often while the page is in view
 REFRESH_SECONDS = 10  # with JavaScript off, the page reloads itself this often
 
 
-@functools.cache
-def _templates_version() -> str:
-    """Part of every live ETag: new templates make every phone fetch the page again."""
-    return files_digest(Path(current_app.template_folder or "templates"))
-
-
-@bp.after_request
-def _live_headers(response: Response) -> Response:
-    if request.endpoint in PUBLIC:
-        response.headers["X-Robots-Tag"] = "noindex, nofollow"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["Cache-Control"] = "private, no-cache"
-    return response
-
-
 # ----------------------------------------------------------------- the players ---
 def _tv() -> bool:
     """The large-type layout for a tablet or a TV (``?tv=1``)."""
-    return request.args.get("tv") == "1"
+    return bool(request.query_string) and request.args.get("tv") == "1"
 
 
 def _etag(tag: str) -> str:
-    return f"{tag}-t{_templates_version()}{'-tv' if _tv() else ''}"
+    return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}"
 
 
 def _not_modified(etag: str) -> Response | None:

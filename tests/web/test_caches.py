@@ -129,3 +129,14 @@ def test_a_name_that_looks_like_a_placeholder_stays_as_typed(keeper, client):
         assert html.count("&lt;csrf-token&gt;") >= 2 and "&lt;submission-id&gt;" in html
         assert "<csrf-token>" not in html and "<submission-id>" not in html
         assert all(v and "<" not in v and "&" not in v for _, v in page_fields(html))
+
+
+def test_a_fillable_page_fills_every_place_and_nothing_else():
+    from scorekeeper.web.games.sheet import CSRF_MARK, SUBMISSION_MARK, FillablePage
+
+    html = f"<p>Zoë ♠ &lt;csrf-token&gt;</p><i>{CSRF_MARK}</i>{SUBMISSION_MARK}<b>{CSRF_MARK}</b>"
+    page = FillablePage.of(html)
+    assert len(page.pieces) == 4 and page.slots == (CSRF_MARK, SUBMISSION_MARK, CSRF_MARK)
+    filled = page.fill({CSRF_MARK: "tok", SUBMISSION_MARK: "sub"}).decode()
+    assert filled == "<p>Zoë ♠ &lt;csrf-token&gt;</p><i>tok</i>sub<b>tok</b>"
+    assert FillablePage.of("plain").fill({}) == b"plain"

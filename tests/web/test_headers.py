@@ -66,3 +66,20 @@ def test_a_header_the_response_set_is_kept_and_vary_is_merged():
     static: list[tuple[str, str]] = []
     add_headers(static, secure=False, page=False)
     assert "Vary" not in dict(static) and "Cache-Control" not in dict(static)
+
+
+def test_the_public_headers_cover_exactly_the_players_live_views(app, client):
+    """The middleware picks the live views by their path: every route under /live/ is a
+    public live view and every public live view is under /live/, so none is missed."""
+    from scorekeeper.web.live import PUBLIC
+
+    under = {rule.endpoint for rule in app.url_map.iter_rules() if rule.rule.startswith("/live/")}
+    assert under == PUBLIC
+    for path in ("/live/no-such-token", "/live/night/no-such-token"):
+        r = client.get(path)
+        assert r.status_code == 404
+        assert r.headers["Referrer-Policy"] == "no-referrer"
+        assert r.headers["X-Robots-Tag"] == "noindex, nofollow"
+        assert r.headers["Cache-Control"] == "private, no-cache"
+    assert client.get("/login").headers["Referrer-Policy"] == "same-origin"
+    assert "X-Robots-Tag" not in client.get("/login").headers

@@ -4,12 +4,11 @@ game's version alone while nothing changed."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
-from flask import abort, current_app, g, make_response, render_template, request, session
+from flask import abort, g, make_response, render_template, request, session
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
@@ -20,18 +19,10 @@ from ...cache import DocumentCache
 from ...forms import new_submission
 from ...models import Game
 from ...reports.chart import game_chart
-from ...reports.files import files_digest
 from ...rules import Standings, format_cents, get_variant
 from ...rules.display import Fact, cell_marks, legend
-from ..headers import not_modified
+from ..headers import not_modified, templates_version
 from .blueprint import bp, game_or_404, with_stamp
-
-
-@cache
-def _templates_version() -> str:
-    """Part of the sheet's ETag: a deploy that changes any template changes every ETag,
-    so no phone keeps a sheet rendered by the old templates."""
-    return files_digest(Path(current_app.template_folder or "templates"))
 
 
 def _etag(game_id: int, version: int) -> str:
@@ -40,7 +31,7 @@ def _etag(game_id: int, version: int) -> str:
     answered 304 and keep a page whose Undo and Log out would be refused)."""
     token = session.get("csrf_token")
     tag = hashlib.sha256(token.encode()).hexdigest()[:12] if isinstance(token, str) else "none"
-    return f"g{game_id}-v{version}-t{_templates_version()}-s{tag}"
+    return f"g{game_id}-v{version}-t{templates_version()}-s{tag}"
 
 
 def _not_modified(stamp: services.GameStamp | None) -> Response | None:
@@ -94,7 +85,7 @@ SHEET_CACHE = DocumentCache("sheet", max_bytes=32 * 1024 * 1024, max_entries=2_0
 def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
     """The sheet's cached parts for this stored state of the game, or render them (and
     keep them only when the game as loaded is the state the stamp names)."""
-    key = f"{stamp.key}:{_templates_version()}"
+    key = f"{stamp.key}:{templates_version()}"
     found: SheetParts | None = SHEET_CACHE.get(key)
     if found is not None:
         return found
@@ -116,7 +107,7 @@ def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
 @bp.get("/games/<id:game_id>")
 @with_stamp
 def sheet(game_id: int) -> Response:
-    saved = request.args.get("saved", type=int)
+    saved = request.args.get("saved", type=int) if request.query_string else None
     stamp = g.stamp or services.game_stamp(game_id, user=current_user)
     if stamp is None:
         abort(404)
@@ -144,21 +135,47 @@ def render_sheet(game: Game, *, conflict: str | None = None) -> str:
 # page (Jinja escapes every "<" of it), so exactly these places are filled in.
 CSRF_MARK = Markup("<csrf-token>")
 SUBMISSION_MARK = Markup("<submission-id>")
+_MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(SUBMISSION_MARK)})")
 
 
-def _plain_page(stamp: services.GameStamp, load: Callable[[], Game]) -> str:
+@dataclass(frozen=True, slots=True)
+class FillablePage:
+    """A rendered page kept as UTF-8 bytes, cut where the request's own values go:
+    ``pieces[0] slots[0] pieces[1] ... pieces[-1]``. Filling it in is one join, with no
+    pass over the page to search or encode it."""
+
+    pieces: tuple[bytes, ...]
+    slots: tuple[str, ...]
+
+    @classmethod
+    def of(cls, html: str) -> FillablePage:
+        parts = _MARKS.split(html)
+        return cls(tuple(p.encode() for p in parts[::2]), tuple(parts[1::2]))
+
+    def fill(self, values: dict[str, str]) -> bytes:
+        out = [self.pieces[0]]
+        for slot, piece in zip(self.slots, self.pieces[1:], strict=True):
+            out += (values[slot].encode(), piece)
+        return b"".join(out)
+
+    @property
+    def size(self) -> int:
+        return sum(map(len, self.pieces)) + 100 * len(self.pieces)
+
+
+def _plain_page(stamp: services.GameStamp, load: Callable[[], Game]) -> bytes:
     """The whole sheet page as most requests see it (no flashes, no round just saved),
     rendered once per stored state of the game (``stamp``) and templates, with the
     request's CSRF token and submission id filled in. Only the stamp's owner gets here:
     the stamp is read by the login that owns the game."""
-    key = f"page:{stamp.key}:{stamp.night_id}:{stamp.night_name}:{_templates_version()}"
+    key = f"page:{stamp.key}:{stamp.night_id}:{stamp.night_name}:{templates_version()}"
 
-    def render() -> tuple[str, int]:
-        page = _page(stamp, load, csrf=CSRF_MARK, submission=SUBMISSION_MARK)
-        return page, len(page) + 100
+    def render() -> tuple[FillablePage, int]:
+        page = FillablePage.of(_page(stamp, load, csrf=CSRF_MARK, submission=SUBMISSION_MARK))
+        return page, page.size
 
-    page: str = SHEET_CACHE.get_or_make(key, render)
-    return page.replace(CSRF_MARK, generate_csrf()).replace(SUBMISSION_MARK, new_submission())
+    page: FillablePage = SHEET_CACHE.get_or_make(key, render)
+    return page.fill({CSRF_MARK: generate_csrf(), SUBMISSION_MARK: new_submission()})
 
 
 def _page(
