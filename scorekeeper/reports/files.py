@@ -8,7 +8,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from contextlib import suppress
-from functools import cache
+from functools import cache, lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Literal
@@ -26,6 +26,7 @@ def slugify(text: str, *, max_length: int = 60) -> str:
     return slug[:max_length].rstrip("-")
 
 
+@lru_cache(maxsize=1024)
 def pdf_filename(
     kind: Kind,
     *,
@@ -35,7 +36,8 @@ def pdf_filename(
 ) -> str:
     """The download name of a document, e.g. ``2026-11-22-friday-night-vegas-sheet.pdf``,
     ``2026-11-22-friday-night-blank-texas-sheet.pdf``,
-    ``2026-11-22-friday-night-payout-summary.pdf``. Parts that are missing are left out."""
+    ``2026-11-22-friday-night-payout-summary.pdf``. Parts that are missing are left out.
+    Remembered: a cached download asks it again for the same labels."""
     what = {
         "sheet": [variant or "", "sheet"],
         "blank": ["blank", variant or "", "sheet"],

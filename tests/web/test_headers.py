@@ -83,3 +83,26 @@ def test_the_public_headers_cover_exactly_the_players_live_views(app, client):
         assert r.headers["Cache-Control"] == "private, no-cache"
     assert client.get("/login").headers["Referrer-Policy"] == "same-origin"
     assert "X-Robots-Tag" not in client.get("/login").headers
+
+
+def test_the_app_still_runs_a_coroutine_view_as_flask_does(app, monkeypatch):
+    """``ScorekeeperFlask.ensure_sync`` remembers which functions are coroutines; a sync
+    one is returned as it is, a coroutine one goes through ``async_to_sync``."""
+    seen = []
+
+    def to_sync(func):
+        seen.append(func)
+        return lambda *a, **k: "ran"
+
+    monkeypatch.setattr(app, "async_to_sync", to_sync)
+
+    def plain():
+        return "plain"
+
+    async def coroutine():
+        return "async"
+
+    for _ in range(2):
+        assert app.ensure_sync(plain) is plain
+        assert app.ensure_sync(coroutine)() == "ran"
+    assert seen == [coroutine, coroutine]
