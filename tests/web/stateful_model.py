@@ -13,7 +13,9 @@ a refused post (4xx, or a redirect to an error) changes nothing; an unchanged co
 changes no number; a rename or an import changes no number; a saved round stores the hands
 as typed. Otherwise it takes the app's answer and checks the invariants: no 5xx; every
 stored game replays and its export replays to the same standings; sheet, API and PDF show
-the same totals; every finished pot pays out what was paid in; every night settles to 0.
+the same totals; every finished pot pays out what was paid in; every night settles to 0;
+the sheet answers 304 to the ETag a phone last got only while the game's record and
+standings are what they were then (issue 12: no cache may serve a stale page).
 """
 
 from __future__ import annotations
@@ -293,6 +295,8 @@ class CardNights(RuleBasedStateMachine):
         self.touched_nights: set[int] = set()
         self.steps = 0
         self.passed: dict[int, dict[str, Any]] = {}
+        # The sheet's last ETag per (phone, game), with the record and standings it tagged.
+        self.etags: dict[tuple[str, int], tuple[str, Any]] = {}
         self._signup()
 
     # -- plumbing --------------------------------------------------------------------
@@ -306,8 +310,10 @@ class CardNights(RuleBasedStateMachine):
         self.phones.append(phone)
         return phone
 
-    def get(self, phone: Phone, url: str, status: int | tuple[int, ...] = 200) -> TestResponse:
-        r = phone.client.get(url)
+    def get(
+        self, phone: Phone, url: str, status: int | tuple[int, ...] = 200, **headers: str
+    ) -> TestResponse:
+        r = phone.client.get(url, headers={k.replace("_", "-"): v for k, v in headers.items()})
         wanted = (status,) if isinstance(status, int) else status
         assert r.status_code in wanted, (url, r.status_code, text_of(r)[:300])
         return r
@@ -1040,10 +1046,23 @@ class CardNights(RuleBasedStateMachine):
                 e["kind"] == "payout" and e["amount"] > 0 and e["player"] in dropped
                 for e in pot["entries"]
             ), "a dropped player was paid out"
-        html = self.get(phone, f"/games/{game.id}").get_data(as_text=True)
-        shown = sheet_totals(html)
+        self.check_not_modified(phone, game, (record, standings))
+        page = self.get(phone, f"/games/{game.id}")
+        shown = sheet_totals(page.get_data(as_text=True))
         assert shown == [(p["name"], p["total"]) for p in standings["players"]]
+        if page.headers.get("ETag"):
+            self.etags[(phone.email, game.id)] = (page.headers["ETag"], (record, standings))
         return standings
+
+    def check_not_modified(self, phone: Phone, game: GameModel, now: Any) -> None:
+        """The phone asks again with the sheet's last ETag it got: a 304 only when the
+        record and standings are what they were then, the sheet otherwise."""
+        known = self.etags.get((phone.email, game.id))
+        if known is None:
+            return
+        r = self.get(phone, f"/games/{game.id}", (200, 304), If_None_Match=known[0])
+        if r.status_code == 304:
+            same(now, known[1], "the game answered 304 (not modified)")
 
     def check_pdf(self, phone: Phone, game: GameModel, standings: dict[str, Any]) -> None:
         body = self.get(phone, f"/games/{game.id}/sheet.pdf").data
