@@ -118,7 +118,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     web.init_app(app)
     cli.init_app(app)
     _shared_cache(app)
+    _behind_proxies(app)
     return app
+
+
+def _behind_proxies(app: Flask) -> None:
+    """``PROXY_FIX = n``: the app is served behind ``n`` proxies (a TLS-terminating nginx
+    or Caddy: 1) whose ``X-Forwarded-For``, ``-Proto``, ``-Host`` and ``-Port`` it trusts
+    (werkzeug's ProxyFix): HTTPS is seen as HTTPS (HSTS, https:// live links and QR codes),
+    and the client's address as the client's. Unset, those headers are ignored: anyone
+    could send them."""
+    hops = int(app.config.get("PROXY_FIX") or 0)
+    if hops > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops
+        )
 
 
 def _shared_cache(app: Flask) -> None:

@@ -106,3 +106,36 @@ def test_the_app_still_runs_a_coroutine_view_as_flask_does(app, monkeypatch):
         assert app.ensure_sync(plain) is plain
         assert app.ensure_sync(coroutine)() == "ran"
     assert seen == [coroutine, coroutine]
+
+
+def test_behind_a_proxy_https_is_seen_only_when_the_proxy_is_trusted(app, db_uri):
+    """``PROXY_FIX=1``: the proxy's X-Forwarded-Proto says HTTPS, so HSTS is sent and
+    links made for other phones (the live link) start with https://. Without it the
+    header is ignored: anyone could send it."""
+    from scorekeeper.extensions import db
+    from tests.conftest import make_app
+
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example"}
+    direct = app.test_client().get("/login", headers=forwarded)
+    assert "Strict-Transport-Security" not in direct.headers
+    proxied = make_app(db_uri, PROXY_FIX=1)
+    client = proxied.test_client()
+    assert client.get("/login", headers=forwarded).headers["Strict-Transport-Security"]
+    # A phone behind the proxy: its requests arrive forwarded, its forms with a referrer
+    # (Flask-WTF checks it over HTTPS).
+    client.environ_base.update(
+        HTTP_X_FORWARDED_PROTO="https",
+        HTTP_X_FORWARDED_HOST="scores.example",
+        HTTP_REFERER="https://scores.example/",
+    )
+    keeper = Keeper(client)
+    keeper.signup("proxied@example.com")
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    token = keeper.form(f"/games/{game}/live")[1]["csrf_token"]
+    assert client.post(f"/games/{game}/live", data={"csrf_token": token}).status_code == 302
+    page = client.get(f"/games/{game}/live").get_data(as_text=True)
+    assert 'value="https://scores.example/live/' in page
+    with proxied.app_context():
+        db.session.remove()
+        db.engine.dispose()
