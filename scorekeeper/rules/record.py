@@ -57,7 +57,32 @@ def clean_name(raw: Any, *, what: str) -> str:
 
     The name is kept as typed, in NFC form (one spelling for "ë"), with its runs of spaces
     squeezed and invisible characters removed, except the joiner inside an emoji sequence.
+    A record names the same few people in every round, so good names are remembered
+    (``_good_name``); a bad one is checked again, to say what (``what``) is wrong.
     """
+    if isinstance(raw, str) and len(raw) <= _REMEMBERED_LENGTH:
+        name = _good_name(raw)
+        if name is not None:
+            return name
+    return _checked_name(raw, what=what)
+
+
+# Names longer than this as typed (spaces and invisible characters included) are checked
+# every time, so that the memory of good names stays small whatever a record holds.
+_REMEMBERED_LENGTH = 4 * MAX_NAME_LENGTH
+
+
+@functools.lru_cache(maxsize=4096)
+def _good_name(raw: str) -> str | None:
+    """The name ``raw`` stands for, or None when it is not a good name."""
+    try:
+        return _checked_name(raw, what="name")
+    except RecordError:
+        return None
+
+
+def _checked_name(raw: Any, *, what: str) -> str:
+    """The checks of :func:`clean_name`, made every time."""
     if not isinstance(raw, str):
         raise RecordError(f"{what} must be a name in quotes (got {raw!r})")
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in raw):

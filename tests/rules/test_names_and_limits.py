@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.rules import GameRecord, RecordError, load_game, name_key, replay
-from scorekeeper.rules.record import MAX_ROUNDS, clean_name
+from scorekeeper.rules.record import MAX_ROUNDS, _checked_name, clean_name
 from tests.rules.test_properties import PROPERTY_SETTINGS, games
 
 # --------------------------------------------------------------------------- names ---
@@ -51,6 +51,34 @@ def test_a_name_is_kept_in_one_spelling_without_invisible_characters() -> None:
 def test_a_name_of_invisible_characters_only_is_blank(raw: str) -> None:
     with pytest.raises(RecordError, match="is blank"):
         clean_name(raw, what="name")
+
+
+# Letters, spaces, invisible and control characters, a text-direction override, a lone
+# surrogate and emoji with their joiners.
+TRICKY = "Ann Zoë\u200b\u200d\ufeff\x07\u202e\ud800 \U0001f468\U0001f469\U0001f467"
+NAME_TEXT = st.one_of(
+    st.text(max_size=60),
+    st.text(alphabet=st.sampled_from(TRICKY), max_size=50),
+    st.text(alphabet="a ", min_size=150, max_size=400),  # past the remembered length
+)
+
+
+@given(raw=NAME_TEXT, what=st.sampled_from(["round 3: player", "a late joiner"]))
+def test_a_remembered_name_is_what_checking_it_again_gives(raw: str, what: str) -> None:
+    """Good names are remembered (a record names its players in every round); the
+    answer, and the sentence of a refusal (naming ``what``), is the same as checking the
+    name afresh, and the same the second time it is asked."""
+    try:
+        expected: str | RecordError = _checked_name(raw, what=what)
+    except RecordError as exc:
+        expected = exc
+    for _ in range(2):
+        if isinstance(expected, RecordError):
+            with pytest.raises(RecordError) as refused:
+                clean_name(raw, what=what)
+            assert str(refused.value) == str(expected) and what in str(refused.value)
+        else:
+            assert clean_name(raw, what=what) == expected
 
 
 def test_a_lone_surrogate_is_refused_with_a_sentence() -> None:
