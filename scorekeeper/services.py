@@ -256,7 +256,9 @@ def login_from_stamp(stamp: GameStamp, token: str) -> User:
     stamp did not read load on first use, like any expired attribute)."""
     user = User(id=stamp.user_id, email=stamp.user_email)
     make_transient_to_detached(user)
-    db.session.add(user)
+    # The session's own User of that id when a query of this request loaded it already;
+    # else this one, attached without a query.
+    user = db.session.merge(user, load=False)
     user.session_token = token
     return user
 

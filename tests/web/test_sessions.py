@@ -350,3 +350,32 @@ def test_game_pages_check_the_login_in_their_one_query(app, client):
         db.session.commit()
     for url in urls:
         assert client.get(url).status_code == 302, url
+
+
+def test_the_user_made_from_the_stamp_is_the_sessions_own(app, client):
+    """``login_from_stamp`` gives the ORM session's own ``User`` of that id, whether a
+    query of the request loaded it first or not, and writes nothing."""
+    from flask import g
+
+    from scorekeeper import services
+
+    keeper = Keeper(client)
+    keeper.signup(ANN)
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    with app.test_request_context():
+        token = db.session.scalar(select(UserSession.token))
+        stamp = services.game_stamp(game, token=token)
+        assert stamp is not None
+        loaded = db.session.scalar(select(User).where(User.email == ANN))
+        g.stamp_login = (token, stamp)
+        made = load_user(token)
+        assert made is loaded and made.session_token == token
+        assert not (db.session.new or db.session.dirty)
+        db.session.remove()
+    with app.test_request_context():
+        made = services.login_from_stamp(stamp, token)
+        assert made.email == ANN and made.password_hash  # loads on first use
+        assert db.session.scalar(select(User).where(User.id == made.id)) is made
+        assert not (db.session.new or db.session.dirty)
+        db.session.remove()
