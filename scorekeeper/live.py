@@ -27,7 +27,7 @@ from sqlalchemy import bindparam, func, select, union
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from .extensions import db
+from .extensions import db, reading
 from .models import (
     LIVE_TOKEN_BYTES,
     LIVE_TOKEN_MAX,
@@ -166,10 +166,9 @@ def game_stamp(token: str) -> GameStamp | None:
 
 
 def _first(statement: Any, values: dict[str, Any]) -> Any:
-    """The first row of a read, on a pooled connection of its own rather than through the
-    ORM session: a phone's poll answered 304 then never opens (nor closes) a session,
-    which is a third of what such a request costs."""
-    with db.engine.connect() as conn:
+    """The first row of a read, on a connection of its own rather than through the ORM
+    session (``extensions.reading``): a phone's poll answered 304 never opens a session."""
+    with reading() as conn:
         return conn.execute(statement, values).first()
 
 
@@ -249,7 +248,7 @@ def night_stamp(token: str) -> NightStamp | None:
     or of a deleted night."""
     if not plausible(token):
         return None
-    with db.engine.connect() as conn:  # as in _first: no ORM session for a 304
+    with reading() as conn:  # as in _first: no ORM session for a 304
         row = conn.execute(_NIGHT_BY_TOKEN, {"token": token}).first()
         if row is None:
             return None

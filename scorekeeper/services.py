@@ -18,7 +18,7 @@ from sqlalchemy.orm import make_transient_to_detached, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from .cache import ByteBoundedCache
-from .extensions import db
+from .extensions import db, reading
 from .models import (
     Edit,
     Game,
@@ -239,7 +239,7 @@ def game_stamp(
     a cached document then needs nothing else (no session, no ``User`` built). By
     ``user``, it runs in the ORM session's transaction, with what the request already did."""
     if token is not None:
-        with db.engine.connect() as conn:
+        with reading() as conn:
             row = conn.execute(
                 _STAMP_BY_TOKEN, {"token": token, "now": utcnow(), "game_id": game_id}
             ).first()
