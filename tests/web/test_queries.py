@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -199,3 +200,38 @@ def test_cheap_answers_cost_one_statement(app: Flask, client: FlaskClient) -> No
     assert other.get(f"/games/{game}/sheet.pdf").status_code == 404
     assert app.test_client().get(f"/games/{game}/sheet.pdf").status_code == 302  # to log in
     assert client.get(f"/games/{game + 1000}", headers={"If-None-Match": etag}).status_code == 404
+
+
+def test_one_query_answers_end_their_read_with_commit(app: Flask, client: FlaskClient) -> None:
+    """A 304, a cached PDF and a live view's 304 read on a connection of their own that
+    ends with COMMIT, never ROLLBACK: psycopg drops every prepared statement at a
+    rollback, and the stamp query (four tables joined) would be planned again on every
+    request (``extensions.reading``)."""
+    keeper = Keeper(client)
+    keeper.signup(EMAIL)
+    _, game = build_game(app, players=3, rounds=2, seed=4)
+    client.get("/")
+    etag = client.get(f"/games/{game}").headers["ETag"]
+    client.get(f"/games/{game}/sheet.pdf")
+    token = keeper.form(f"/games/{game}/live")[1]["csrf_token"]
+    client.post(f"/games/{game}/live", data={"csrf_token": token})
+    page = client.get(f"/games/{game}/live").get_data(as_text=True)
+    live = "/live/" + re.search(r'value="[^"]*/live/([^"]+)"', page)[1]
+    live_etag = app.test_client().get(live).headers["ETag"]
+
+    ends: list[str] = []
+    with app.app_context():
+        engine = db.engine
+    listeners = {"commit": lambda conn: ends.append("commit"),
+                 "rollback": lambda conn: ends.append("rollback")}  # fmt: skip
+    for name, listener in listeners.items():
+        event.listen(engine, name, listener)
+    try:
+        assert client.get(f"/games/{game}", headers={"If-None-Match": etag}).status_code == 304
+        assert client.get(f"/games/{game}/sheet.pdf").status_code == 200
+        phone = app.test_client()
+        assert phone.get(live, headers={"If-None-Match": live_etag}).status_code == 304
+    finally:
+        for name, listener in listeners.items():
+            event.remove(engine, name, listener)
+    assert ends == ["commit", "commit", "commit"]
