@@ -52,6 +52,11 @@ def name_key(name: str) -> str:
     return " ".join("".join(ch for ch in folded if not _invisible(ch)).split())
 
 
+# Names longer than this as typed (spaces and invisible characters included) are checked
+# every time, so that the memory of good names stays small whatever a record holds.
+_REMEMBERED_LENGTH = 4 * MAX_NAME_LENGTH
+
+
 def clean_name(raw: Any, *, what: str) -> str:
     """Check a person's name: text, not blank, at most 40 characters, no control codes.
 
@@ -65,11 +70,6 @@ def clean_name(raw: Any, *, what: str) -> str:
         if name is not None:
             return name
     return _checked_name(raw, what=what)
-
-
-# Names longer than this as typed (spaces and invisible characters included) are checked
-# every time, so that the memory of good names stays small whatever a record holds.
-_REMEMBERED_LENGTH = 4 * MAX_NAME_LENGTH
 
 
 @functools.lru_cache(maxsize=4096)

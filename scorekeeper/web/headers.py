@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
+from werkzeug.http import quote_etag
 from werkzeug.wrappers import Response
 
 from ..reports.files import files_digest
@@ -95,10 +96,13 @@ class StandardHeaders:
         return self.app(environ, start)
 
 
-def not_modified(etag: str) -> Response:
-    """A 304 confirming the phone's copy, tagged with its weak ``etag``: built directly
-    (no body, nothing to compress); the headers above are added on the way out."""
-    return Response(status=304, headers=[("ETag", f'W/"{etag}"')])
+def unchanged(etag: str) -> Response | None:
+    """A 304 when the request's ``If-None-Match`` holds ``etag`` (weak comparison, as for
+    every page's ETag here), else None. Built directly (no body, nothing to compress); the
+    headers above are added on the way out."""
+    if not request.if_none_match.contains_weak(etag):
+        return None
+    return Response(status=304, headers=[("ETag", quote_etag(etag, weak=True))])
 
 
 @functools.cache

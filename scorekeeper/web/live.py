@@ -39,7 +39,7 @@ from .. import live, services, settle_up
 from ..models import Game, LiveLink, Night
 from .games import game_or_404
 from .games.sheet import SheetView
-from .headers import not_modified, templates_version
+from .headers import templates_version, unchanged
 from .nights import night_or_404
 
 bp = Blueprint("live", __name__)
@@ -61,12 +61,6 @@ def _etag(tag: str) -> str:
     return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}"
 
 
-def _not_modified(etag: str) -> Response | None:
-    if not request.if_none_match.contains_weak(etag):
-        return None
-    return not_modified(etag)
-
-
 def _page(html: str, etag: str) -> Response:
     response = make_response(html)
     response.set_etag(etag, weak=True)
@@ -80,9 +74,9 @@ def game(token: str) -> Response:
     if stamp is None:
         abort(404)
     etag = _etag(stamp.tag)
-    unchanged = _not_modified(etag)
-    if unchanged is not None:
-        return unchanged
+    same = unchanged(etag)
+    if same is not None:
+        return same
     game = live.load_game(stamp.game_id)
     if game is None:  # pragma: no cover - deleted between the two queries
         abort(404)
@@ -112,9 +106,9 @@ def night(token: str) -> Response:
     if stamp is None:
         abort(404)
     etag = _etag(stamp.tag)
-    unchanged = _not_modified(etag)
-    if unchanged is not None:
-        return unchanged
+    same = unchanged(etag)
+    if same is not None:
+        return same
     night = live.load_night(stamp.night_id)
     if night is None:  # pragma: no cover - deleted between the two queries
         abort(404)

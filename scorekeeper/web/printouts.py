@@ -4,8 +4,8 @@ unchanged game or night is served from the PDF cache without rendering again."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, g, make_response
-from flask_login import current_user, login_required
+from flask import Blueprint, Response, make_response
+from flask_login import login_required
 
 from .. import services
 from ..reports import (
@@ -19,7 +19,7 @@ from ..reports import (
 from ..reports.pdf import render_summary_text as summary_text
 from ..rules import get_variant
 from .games import game_or_404
-from .games.blueprint import with_stamp
+from .games.blueprint import stamp_or_404, with_stamp
 from .nights import night_or_404, night_summary
 
 bp = Blueprint("printouts", __name__)
@@ -29,15 +29,6 @@ def _pdf(body: bytes, filename: str) -> Response:
     """A PDF download (private and asked again each time, like every page: web.headers)."""
     disposition = f'attachment; filename="{filename}"'
     return Response(body, mimetype="application/pdf", headers={"Content-Disposition": disposition})
-
-
-def _stamp(game_id: int) -> services.GameStamp:
-    stamp: services.GameStamp | None = g.stamp
-    if stamp is None:  # logged in by the remember cookie: the same, in a second query
-        stamp = services.game_stamp(game_id, user=current_user)
-    if stamp is None:
-        abort(404)
-    return stamp
 
 
 def _labels(stamp: services.GameStamp) -> dict[str, str]:
@@ -54,7 +45,7 @@ def game_sheet(game_id: int) -> Response:
     """The filled sheet. Cached by the game's state (``GameStamp.key``) and what is printed
     beside it, read in the one query that checks the owner: a cached download loads no
     rounds and hashes no record."""
-    stamp = _stamp(game_id)
+    stamp = stamp_or_404(game_id)
     labels = _labels(stamp)
     key = pdf_cache_key("sheet", stamp.key, paper=stamp.paper, **labels)
 
@@ -73,7 +64,7 @@ def game_sheet(game_id: int) -> Response:
 @with_stamp
 def blank_sheet(game_id: int) -> Response:
     """A blank sheet for the game's players and table rules (cached like the filled one)."""
-    stamp = _stamp(game_id)
+    stamp = stamp_or_404(game_id)
     labels = _labels(stamp)
     key = pdf_cache_key("blank", stamp.key, paper=stamp.paper, **labels)
 

@@ -140,3 +140,37 @@ def test_a_fillable_page_fills_every_place_and_nothing_else():
     filled = page.fill({CSRF_MARK: "tok", SUBMISSION_MARK: "sub"}).decode()
     assert filled == "<p>Zoë ♠ &lt;csrf-token&gt;</p><i>tok</i>sub<b>tok</b>"
     assert FillablePage.of("plain").fill({}) == b"plain"
+
+
+def test_a_page_drawn_from_a_newer_state_than_its_stamp_is_shown_not_kept(
+    keeper, client, monkeypatch
+):
+    """Another phone saves between the stamp's query and the loading of the game: the
+    page shows the newer state and its forms send that state's version back, but neither
+    the page nor its parts are kept under the older stamp."""
+    from sqlalchemy import update
+
+    from scorekeeper.extensions import reading
+    from scorekeeper.models import Game
+    from scorekeeper.web.games import sheet as sheet_module
+
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
+    client.get("/")
+    SHEET_CACHE.clear()
+    load = sheet_module.game_or_404
+
+    def saved_in_between(game_id: int, **kwargs):
+        with reading() as conn:  # the other phone's change, committed
+            conn.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1))
+        return load(game_id, **kwargs)
+
+    monkeypatch.setattr(sheet_module, "game_or_404", saved_in_between)
+    html = client.get(f"/games/{game}").get_data(as_text=True)
+    versions = set(re.findall(r'name="version" value="(\d+)"', html))
+    assert len(SHEET_CACHE.local) == 0
+    monkeypatch.setattr(sheet_module, "game_or_404", load)
+    again = client.get(f"/games/{game}").get_data(as_text=True)
+    assert set(re.findall(r'name="version" value="(\d+)"', again)) == versions
+    assert len(versions) == 1 and len(SHEET_CACHE.local) == 2  # now kept: parts and page

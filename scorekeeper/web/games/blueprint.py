@@ -43,6 +43,18 @@ def owned_stamp(game_id: int) -> services.GameStamp | None:
     return stamp
 
 
+def stamp_or_404(game_id: int) -> services.GameStamp:
+    """The stamp ``with_stamp`` read, or (logged in by the remember cookie, when it read
+    none) the same by the loaded user, in a second query; 404 when the game is not the
+    user's or is gone."""
+    stamp: services.GameStamp | None = g.stamp
+    if stamp is None:
+        stamp = services.game_stamp(game_id, user=current_user)
+    if stamp is None:
+        abort(404)
+    return stamp
+
+
 def with_stamp(view: Callable[..., Any]) -> Callable[..., Any]:
     """A login-required game route that first reads ``g.stamp`` (see ``owned_stamp``):
     the cheap answers (a 304, a cached page or PDF) need nothing more from the database.

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import abort, g, make_response, render_template, request, session
+from flask import abort, make_response, render_template, request, session
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
@@ -21,8 +21,8 @@ from ...models import Game
 from ...reports.chart import game_chart
 from ...rules import Standings, format_cents, get_variant
 from ...rules.display import Fact, cell_marks, legend
-from ..headers import not_modified, templates_version
-from .blueprint import bp, game_or_404, with_stamp
+from ..headers import templates_version, unchanged
+from .blueprint import bp, game_or_404, stamp_or_404, with_stamp
 
 
 def _etag(game_id: int, version: int) -> str:
@@ -34,15 +34,12 @@ def _etag(game_id: int, version: int) -> str:
     return f"g{game_id}-v{version}-t{templates_version()}-s{tag}"
 
 
-def _not_modified(stamp: services.GameStamp | None) -> Response | None:
+def _not_modified(stamp: services.GameStamp) -> Response | None:
     """A 304 when the phone's copy is current, from the one query that found the user
     and the game's version (``with_stamp``): no rounds loaded, nothing rendered."""
-    if stamp is None or not request.if_none_match or session.get("_flashes"):
+    if not request.if_none_match or session.get("_flashes"):
         return None
-    etag = _etag(stamp.game_id, stamp.version)
-    if not request.if_none_match.contains_weak(etag):
-        return None
-    return not_modified(etag)
+    return unchanged(_etag(stamp.game_id, stamp.version))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +63,15 @@ class SheetParts:
     """The parts of a sheet drawn from the record alone, rendered once per game version
     and kept (bounded by bytes; shared between workers when a shared cache is set up):
     the banner, the grid with its legend and the pot, the links to the game's other
-    pages, and the number of rounds (for Remove last round). The CSRF token, flashes and
-    Undo are never in here."""
+    pages, the number of rounds (for Remove last round), and the game's version they
+    were drawn from (what the page's forms send back). The CSRF token, flashes and Undo
+    are never in here."""
 
     banner: str
     grid: str
     links: str
     rounds_played: int
+    version: int
 
     @property
     def size(self) -> int:
@@ -98,8 +97,9 @@ def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
         grid=render_template("games/_sheet_grid.html", **context),
         links=render_template("games/_sheet_links.html", **context),
         rounds_played=standings.rounds_played,
+        version=game.version,
     )
-    if game.version == stamp.version:
+    if parts.version == stamp.version:
         SHEET_CACHE.put(key, parts, parts.size)
     return parts
 
@@ -108,15 +108,13 @@ def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
 @with_stamp
 def sheet(game_id: int) -> Response:
     saved = request.args.get("saved", type=int) if request.query_string else None
-    stamp = g.stamp or services.game_stamp(game_id, user=current_user)
-    if stamp is None:
-        abort(404)
-    unchanged = None if saved else _not_modified(stamp)
-    if unchanged is not None:
-        return unchanged
+    stamp = stamp_or_404(game_id)
+    same = None if saved else _not_modified(stamp)
+    if same is not None:
+        return same
     load = lambda: game_or_404(game_id)  # noqa: E731
     if saved or session.get("_flashes"):
-        return make_response(_page(stamp, load, saved=saved))
+        return make_response(_page(stamp, _parts(stamp, load), saved=saved))
     response = make_response(_plain_page(stamp, load))
     response.set_etag(_etag(stamp.game_id, stamp.version), weak=True)  # after the token
     return response
@@ -127,7 +125,7 @@ def render_sheet(game: Game, *, conflict: str | None = None) -> str:
     stamp = services.game_stamp(game.id, user=current_user)
     if stamp is None:
         abort(404)
-    return _page(stamp, lambda: game, conflict=conflict)
+    return _page(stamp, _parts(stamp, lambda: game), conflict=conflict)
 
 
 # Where the request's own values go in a cached page: the session's CSRF token and the
@@ -167,20 +165,22 @@ def _plain_page(stamp: services.GameStamp, load: Callable[[], Game]) -> bytes:
     """The whole sheet page as most requests see it (no flashes, no round just saved),
     rendered once per stored state of the game (``stamp``) and templates, with the
     request's CSRF token and submission id filled in. Only the stamp's owner gets here:
-    the stamp is read by the login that owns the game."""
+    the stamp is read by the login that owns the game. Like its parts, a page drawn from
+    a newer state than the stamp's (a round saved from another phone in between) is
+    shown but not kept."""
     key = f"page:{stamp.key}:{stamp.night_id}:{stamp.night_name}:{templates_version()}"
-
-    def render() -> tuple[FillablePage, int]:
-        page = FillablePage.of(_page(stamp, load, csrf=CSRF_MARK, submission=SUBMISSION_MARK))
-        return page, page.size
-
-    page: FillablePage = SHEET_CACHE.get_or_make(key, render)
+    page: FillablePage | None = SHEET_CACHE.get(key)
+    if page is None:
+        parts = _parts(stamp, load)
+        page = FillablePage.of(_page(stamp, parts, csrf=CSRF_MARK, submission=SUBMISSION_MARK))
+        if parts.version == stamp.version:
+            SHEET_CACHE.put(key, page, page.size)
     return page.fill({CSRF_MARK: generate_csrf(), SUBMISSION_MARK: new_submission()})
 
 
 def _page(
     stamp: services.GameStamp,
-    load: Callable[[], Game],
+    parts: SheetParts,
     *,
     saved: int | None = None,
     conflict: str | None = None,
@@ -188,8 +188,8 @@ def _page(
     submission: Markup | None = None,
 ) -> str:
     """The sheet page; ``csrf`` and ``submission`` are what its forms carry (by default
-    this request's CSRF token and a new submission id)."""
-    parts = _parts(stamp, load)
+    this request's CSRF token and a new submission id). Its forms send back the version
+    the parts were drawn from: a change made from it is checked against what it shows."""
     grid = parts.grid
     if saved:  # the round just saved stands out (and JavaScript scrolls to it)
         grid = grid.replace(f'<tr id="r{saved}">', f'<tr id="r{saved}" class="just-saved">', 1)
@@ -203,7 +203,7 @@ def _page(
         facts=parts,
         saved=saved,
         conflict=conflict,
-        change_fields=_change_fields(stamp.version, token, submission or new_submission()),
+        change_fields=_change_fields(parts.version, token, submission or new_submission()),
         csrf_token=lambda: token,  # the page's other forms (Log out, Show players)
     )
 
