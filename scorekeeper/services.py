@@ -36,6 +36,7 @@ from .rules import (
     RecordError,
     Round,
     Standings,
+    extend,
     get_variant,
     name_key,
     parse_round,
@@ -654,19 +655,33 @@ class Expiry:
 class RoundPlan:
     """A round as typed, checked against the game up to itself, before it is saved.
 
-    ``preview`` is the game up to this round with nobody dropping in it: it says who
-    expires in it and where a re-buy resets them to (which depend only on the rounds
-    before), so the keeper can choose re-buy or drop before anything is saved. When the
-    round is saved as previewed (a new round, no drop), the save reuses this replay."""
+    ``before`` is the game as stored. ``preview`` is the game up to this round with
+    nobody dropping in it: it says who expires in it and where a re-buy resets them to
+    (which depend only on the rounds before), so the keeper can choose re-buy or drop
+    before anything is saved. When the round is saved as previewed (a new round, no
+    drop), the save reuses this replay."""
 
     number: int
-    base: GameRecord
+    before: Standings
     round: Round
     preview: Standings
 
     @property
+    def base(self) -> GameRecord:
+        return self.before.record
+
+    @property
     def appends(self) -> bool:
         return self.number > len(self.base.rounds)
+
+    def standings(self) -> Standings:
+        """The game once the round is saved: a new round is folded onto the stored game's
+        standings, a corrected one replays the game from the start."""
+        if not self.appends:
+            return replay(self.record())
+        if self.round == self.preview.record.rounds[-1]:  # the preview is this very game
+            return self.preview
+        return extend(self.before, [self.round])
 
     def expiries(self) -> list[Expiry]:
         result = self.preview.rounds[self.number - 1]
@@ -721,7 +736,8 @@ def plan_round(game: Game, round_data: dict[str, Any], *, number: int | None) ->
     """Check a typed round (``number`` None: the next one) up to itself; raises
     RecordError naming the round and player. Waiting Vegas joiners join a new round; a
     correction keeps the round's joins (they are made on the join page)."""
-    base = standings_for(game).record  # parsed once per record, then cached
+    before = standings_for(game)  # parsed and replayed once per record, then cached
+    base = before.record
     if number is None:
         number = len(base.rounds) + 1
         round_data = with_pending_joins(game, round_data)
@@ -734,8 +750,11 @@ def plan_round(game: Game, round_data: dict[str, Any], *, number: int | None) ->
         round_data, number=number, variant=game.variant, card_codes=variant.card_codes
     )
     probe = replace(typed, drops=())
-    preview = replay(base.with_rounds([*base.rounds[: number - 1], probe]))
-    return RoundPlan(number, base, typed, preview)
+    if number > len(base.rounds):
+        preview = extend(before, [probe])
+    else:
+        preview = replay(base.with_rounds([*base.rounds[: number - 1], probe]))
+    return RoundPlan(number, before, typed, preview)
 
 
 def save_round(
@@ -770,9 +789,7 @@ def save_planned_round(
     nothing. The standings it makes are kept for the sheet shown after the redirect."""
     game_id = game.id
     _check_fresh(game, expected_version, submission)
-    record = plan.record()
-    as_previewed = record.rounds == plan.preview.record.rounds
-    standings = plan.preview if as_previewed else replay(record)
+    standings = plan.standings()
     number = plan.number
     stored = plan.round.to_json()
     if plan.appends:

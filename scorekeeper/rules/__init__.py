@@ -13,7 +13,7 @@ from .cards import count_hand
 from .errors import RecordError
 from .money import Cents, Entry, format_cents, split_pot
 from .record import GAME_FORMAT, GameRecord, PlayerSpec, Round, name_key, parse_round
-from .replay import NextRound, PlayerStanding, Pot, Standings, replay
+from .replay import NextRound, PlayerStanding, Pot, Standings, extend, replay
 from .settings import Settings
 from .settlement import (
     NIGHT_FORMAT,
@@ -56,6 +56,7 @@ __all__ = [
     "Transfer",
     "Variant",
     "count_hand",
+    "extend",
     "fewest_transfers",
     "format_cents",
     "get_variant",

@@ -177,21 +177,75 @@ class Standings:
 def replay(record: GameRecord) -> Standings:
     """Fold the record's rounds into standings; raises RecordError on a broken rule."""
     variant = get_variant(record.variant)
-    settings = record.settings
+    _check_length(record)
+    state = GameState(
+        players=[PlayerState(p.name, seat, p.handicap) for seat, p in enumerate(record.players)]
+    )
+    for p in state.players:
+        variant.pay_at_start(state, p, record.settings)
+    _fold(record, variant, state, record.rounds)
+    return _finish(record, variant, state)
+
+
+def extend(standings: Standings, rounds: Sequence[Round]) -> Standings:
+    """The standings once ``rounds`` more are played: equal to replaying the record with
+    them appended (RecordError too), without replaying the rounds already folded in.
+
+    A saved round is checked and previewed this way, from the standings the sheet already
+    holds. Nothing of ``standings`` is changed: the state is rebuilt from its values (a
+    game not finished has paid nothing out yet, so its ledger is the fold's own; the
+    round results already made are shared, never changed)."""
+    if not rounds:
+        return standings
+    record = standings.record.with_rounds([*standings.record.rounds, *rounds])
+    _check_length(record)
+    state = _resumed(standings)
+    _fold(record, standings.variant, state, rounds)
+    return _finish(record, standings.variant, state)
+
+
+def _resumed(standings: Standings) -> GameState:
+    """The fold's state after the rounds of ``standings``, rebuilt from its values."""
+    state = GameState(
+        players=[
+            PlayerState(
+                p.name,
+                p.seat,
+                p.total,
+                list(p.scores),
+                p.in_contention,
+                p.expiries,
+                1 if p.contract is None else p.contract,  # only Dummy Rummy moves it
+                p.joined_round,
+                p.dropped_round,
+            )
+            for p in standings.players
+        ],
+        entries=list(standings.pot.entries),
+        rounds=list(standings.rounds),
+        finished=standings.finished,  # a finished game's fold refuses any round
+        winners=list(standings.winners),
+    )
+    if state.rounds:
+        last_dealer = state.player(state.rounds[-1].dealer)
+        assert last_dealer is not None
+        state.dealer_seat = last_dealer.seat
+    return state
+
+
+def _check_length(record: GameRecord) -> None:
     if len(record.rounds) > MAX_ROUNDS:
         raise RecordError(
             f"a game holds at most {MAX_ROUNDS} rounds: start a new game to play on",
             round=MAX_ROUNDS + 1,
         )
-    state = GameState(
-        players=[PlayerState(p.name, seat, p.handicap) for seat, p in enumerate(record.players)]
-    )
-    for p in state.players:
-        variant.pay_at_start(state, p, settings)
-    first_dealer = state.player(record.first_dealer)
-    assert first_dealer is not None
 
-    for number, rnd in enumerate(record.rounds, 1):
+
+def _fold(record: GameRecord, variant: Variant, state: GameState, rounds: Sequence[Round]) -> None:
+    """Play ``rounds``, the record's last ones, onto ``state``."""
+    settings = record.settings
+    first = len(record.rounds) - len(rounds) + 1
+    for number, rnd in enumerate(rounds, first):
         if state.finished:
             raise RecordError(
                 f"the game already ended after round {number - 1}; a finished game takes "
@@ -200,7 +254,11 @@ def replay(record: GameRecord) -> Standings:
             )
         state.pending_events = []
         variant.start_round(state, rnd, number, settings)
-        dealer = first_dealer if number == 1 else state.next_active_seat(state.dealer_seat)
+        if number == 1:
+            dealer = state.player(record.first_dealer)
+            assert dealer is not None
+        else:
+            dealer = state.next_active_seat(state.dealer_seat)
         state.dealer_seat = dealer.seat
         went_out = _went_out(state, variant, rnd, number)
         values = variant.card_values(number, settings)
@@ -229,13 +287,16 @@ def replay(record: GameRecord) -> Standings:
         result.totals = {p.name: p.total for p in state.players if p.scores[-1] is not None}
         state.rounds.append(result)
 
+
+def _finish(record: GameRecord, variant: Variant, state: GameState) -> Standings:
+    """Rank the players and, when the game has ended, pay the pot out."""
     groups = variant.ranking(state)
     if state.finished and state.rounds:
         payouts = split_pot(
             state.pot_cents,
-            settings.pot_split,
+            record.settings.pot_split,
             variant.payout_groups(state, groups),
-            runner_up_to_third_cents=variant.runner_up_to_third_cents(settings),
+            runner_up_to_third_cents=variant.runner_up_to_third_cents(record.settings),
         )
         last = state.rounds_played
         for p in state.players:  # seat order keeps the ledger's order stable

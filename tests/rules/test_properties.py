@@ -22,10 +22,13 @@ from scorekeeper.rules import (
     VARIANTS,
     GameRecord,
     RecordError,
+    Round,
     Standings,
+    extend,
     fewest_transfers,
     load_game,
     name_key,
+    replay,
     settle_night,
 )
 
@@ -383,6 +386,31 @@ def test_a_prefix_replays_to_the_totals_of_its_last_round(
         assert prefix.rounds == full.rounds[:k]
         assert prefix.pot.entries == tuple(e for e in full.pot.entries if e.round <= k)
         assert prefix.finished == (full.finished and k == len(record["rounds"]))
+
+
+@each_variant
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_extending_a_prefix_equals_replaying_the_whole(variant: str, data: st.DataObject) -> None:
+    """``extend`` (a saved round folded onto the standings the sheet holds) gives what a
+    replay from the first round gives: every total, event, ledger entry, place, winner
+    and next deal, and the same refusal when the rounds added break a rule."""
+    parsed = GameRecord.from_json(data.draw(games(variant)))
+    full = replay(parsed)
+    k = data.draw(st.integers(0, len(parsed.rounds)), label="rounds already folded")
+    prefix = replay(parsed.with_rounds(parsed.rounds[:k]))
+    assert extend(prefix, parsed.rounds[k:]) == full
+    assert extend(full, ()) is full
+    # A round added to a finished game, or one naming a player not in the game, is
+    # refused by both in the same words.
+    stranger = Round(went_out="Nobody Here", hands={})
+    for broken in ([stranger], [*parsed.rounds[k:], stranger]):
+        with pytest.raises(RecordError) as replayed:
+            replay(parsed.with_rounds([*parsed.rounds[:k], *broken]))
+        with pytest.raises(RecordError) as extended:
+            extend(prefix, broken)
+        assert str(extended.value) == str(replayed.value)
+        assert extended.value.round == replayed.value.round
 
 
 # ------------------------------------------------------- the end of each game ---
