@@ -627,6 +627,13 @@ def _commit_change(game_id: int, submission: str | None) -> None:
 
 
 def _check_fresh(game: Game, expected_version: int | None, submission: str | None) -> None:
+    """Raise Duplicate when ``submission`` was recorded already, Conflict when the game
+    is no longer at ``expected_version``. A recorded submission moved the version on (a
+    change with a submission always bumps it, in the same commit), so when the version
+    still matches only a repeat racing this one can be recorded: the unique submission
+    then fails its commit, and ``_commit_change`` answers Duplicate."""
+    if expected_version is not None and game.version == expected_version:
+        return
     recorded = _recorded(game.id, submission)
     if recorded is not False:
         raise Duplicate(recorded)

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from scorekeeper import services
 from scorekeeper.rules import load_game
 from tests.web.keeper import Keeper, inputs, text_of
 
@@ -283,6 +284,33 @@ def test_duplicate_submission_is_recorded_once(keeper, client):
     first = client.post(url, data={**hidden, **data})
     second = client.post(url, data={**hidden, **data})  # the double tap
     assert first.status_code == 302 and second.status_code == 302
+    assert "already saved" in text_of(client.get(second.headers["Location"]))
+    s = api(client, game)["standings"]
+    assert s["rounds_played"] == 1 and s["players"][0]["total"] == 20
+
+
+def test_a_repeat_racing_its_first_copy_is_recorded_once(keeper, client, app, monkeypatch):
+    """The double tap whose first copy commits while the second is being checked: the
+    second still sees the version its form was drawn at, so only the unique submission
+    at commit can catch it. It must answer "already saved", never a conflict or a 500."""
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    url = f"/games/{game}/rounds/new"
+    form = {**keeper.form(url)[1], **keeper.round_data(game, "Ann", {"Bob": 20})}
+    plan_round = services.plan_round
+    landed = []
+
+    def first_copy_lands_meanwhile(*args, **kwargs):
+        plan = plan_round(*args, **kwargs)
+        if not landed:  # the first copy, in an app context (and session) of its own
+            landed.append(None)
+            with app.app_context():
+                landed[0] = client.post(url, data=form).status_code
+        return plan
+
+    monkeypatch.setattr(services, "plan_round", first_copy_lands_meanwhile)
+    second = client.post(url, data=form)
+    assert landed == [302] and second.status_code == 302
     assert "already saved" in text_of(client.get(second.headers["Location"]))
     s = api(client, game)["standings"]
     assert s["rounds_played"] == 1 and s["players"][0]["total"] == 20
