@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, overload
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
@@ -136,34 +136,75 @@ def _record_key(data: dict[str, Any]) -> tuple[str, int]:
     return hashlib.sha256(text.encode()).hexdigest(), len(text) * REPLAY_BYTES_PER_RECORD_BYTE
 
 
+# The same replays by the stored state a stamp names (``GameStamp.key``): a request that
+# read the stamp finds them without loading the rounds or hashing the record.
+STATE_STANDINGS = ByteBoundedCache[Standings](max_bytes=32 * 1024 * 1024)
+
+
 def standings_for(game: Game) -> Standings:
     """The game's standings: its record replayed. Replays are kept by a hash of the whole
     record, so a sheet viewed again (by any viewer) skips parsing and replaying, and a
     changed record can never be answered from the cache. The cache is bounded by bytes."""
+    return _standings_and_size(game)[0]
+
+
+def _standings_and_size(game: Game) -> tuple[Standings, int]:
     data = game.record_json()
     key, size = _record_key(data)
-    return STANDINGS_CACHE.get_or_make(key, lambda: (replay(GameRecord.from_json(data)), size))
+    standings = STANDINGS_CACHE.get_or_make(key, lambda: (replay(GameRecord.from_json(data)), size))
+    return standings, size
 
 
-def _remember(game: Game, standings: Standings) -> None:
-    """Keep the standings a change produced under its new record (the content, not the
-    version, is the key: a change that is not committed is never looked up)."""
-    key, size = _record_key(game.record_json())
-    STANDINGS_CACHE.put(key, standings, size)
+def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
+    """The game's standings, and whether they are those of the state ``stamp`` names
+    (the stamp the request read first). Those are kept by that state, and found by it
+    without loading the rounds or hashing the record. What is drawn from standings that
+    are not that state (another phone saved in between) may be shown, never kept under
+    the stamp's key."""
+    if not _loaded_at(game, stamp):
+        return standings_for(game), False
+    found = STATE_STANDINGS.get(stamp.key)
+    if found is not None:
+        return found, True
+    standings, size = _standings_and_size(game)
+    if not still_at(game, stamp):
+        return standings, False
+    STATE_STANDINGS.put(stamp.key, standings, size)
+    return standings, True
 
 
-def load_game(game_id: int, owner: User, *, deleted: bool = False) -> Game | None:
+def still_at(game: Game, stamp: GameStamp) -> bool:
+    """Were the rows of ``game`` loaded so far the state ``stamp`` names? The game's row
+    was, and its version, read again now, still is (seats and rounds load after the
+    game's row, and every change to a record bumps the version, a change of this
+    request's own session too)."""
+    if not _loaded_at(game, stamp):
+        return False
+    now = db.session.scalar(select(Game.version).where(Game.id == game.id))
+    return now == stamp.version
+
+
+def _loaded_at(game: Game, stamp: GameStamp) -> bool:
+    return (game.id, game.version) == (stamp.game_id, stamp.version) and not (
+        db.session.new or db.session.dirty or db.session.deleted
+    )
+
+
+def load_game(
+    game_id: int, owner: User, *, deleted: bool = False, rounds: bool = True
+) -> Game | None:
     """A game with its seats and rounds in a fixed number of queries, owner only; a deleted
-    game (or a game of a deleted night) only when ``deleted`` is asked for."""
+    game (or a game of a deleted night) only when ``deleted`` is asked for. With
+    ``rounds=False`` the rounds load on first use (one query then), for a request that
+    may find the game's standings by its stamp and need no round row at all."""
     query = (
         select(Game)
         .join(Night)
         .where(Game.id == game_id, Night.owner_id == owner.id, Night.deleted_at.is_(None))
-        .options(
-            selectinload(Game.seats).joinedload(Seat.person),
-            selectinload(Game.rounds),
-        )
+        .options(selectinload(Game.seats).joinedload(Seat.person))
     )
+    if rounds:
+        query = query.options(selectinload(Game.rounds))
     if not deleted:
         query = query.where(Game.deleted_at.is_(None))
     return db.session.scalars(query).first()
@@ -190,7 +231,12 @@ class GameStamp:
 
     @property
     def key(self) -> str:
-        return f"{self.game_id}.{self.created_at.timestamp():.6f}.{self.version}"
+        return state_key(self.game_id, self.created_at, self.version)
+
+
+def state_key(game_id: int, created_at: datetime, version: int) -> str:
+    """The name of one stored state of a game (see ``GameStamp``)."""
+    return f"{game_id}.{created_at.timestamp():.6f}.{version}"
 
 
 _STAMP_COLUMNS = (
@@ -615,8 +661,16 @@ def restore_game(
     _commit_change(game_id, submission)
 
 
-def _commit_change(game_id: int, submission: str | None) -> None:
+@overload
+def _commit_change(game_id: int, submission: str | None) -> None: ...
+@overload
+def _commit_change(game_id: int, submission: str | None, game: Game) -> int: ...
+def _commit_change(game_id: int, submission: str | None, game: Game | None = None) -> int | None:
+    """Commit the change, or raise Duplicate (this submission was recorded already) or
+    Conflict (another change came first). With the ``game``: the version committed."""
     try:
+        db.session.flush()
+        version = None if game is None else game.version  # counted up by the flush
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
@@ -624,6 +678,7 @@ def _commit_change(game_id: int, submission: str | None) -> None:
         if recorded is not False:
             raise Duplicate(recorded) from None
         raise Conflict from None
+    return version
 
 
 def _check_fresh(game: Game, expected_version: int | None, submission: str | None) -> None:
@@ -739,11 +794,19 @@ def import_game(night: Night, text: str, *, user: User, submission: str | None) 
     )
 
 
-def plan_round(game: Game, round_data: dict[str, Any], *, number: int | None) -> RoundPlan:
+def plan_round(
+    game: Game,
+    round_data: dict[str, Any],
+    *,
+    number: int | None,
+    standings: Standings | None = None,
+) -> RoundPlan:
     """Check a typed round (``number`` None: the next one) up to itself; raises
     RecordError naming the round and player. Waiting Vegas joiners join a new round; a
-    correction keeps the round's joins (they are made on the join page)."""
-    before = standings_for(game)  # parsed and replayed once per record, then cached
+    correction keeps the round's joins (they are made on the join page). ``standings``:
+    the game's, when the caller has them already."""
+    # Parsed and replayed once per record, then cached.
+    before = standings if standings is not None else standings_for(game)
     base = before.record
     if number is None:
         number = len(base.rounds) + 1
@@ -800,7 +863,9 @@ def save_planned_round(
     number = plan.number
     stored = plan.round.to_json()
     if plan.appends:
-        game.rounds.append(GameRound(number=number, data=stored))
+        # Beside the rounds, not through ``game.rounds``: a game whose standings were
+        # found by its stamp has loaded no round, and the new one needs none of them.
+        db.session.add(GameRound(game=game, number=number, data=stored))
         before = None
         action = "add"
         game.pending_joins = []
@@ -811,6 +876,7 @@ def save_planned_round(
         action = "edit"
     _sync_seats(game, standings)
     _bump(game)
+    after = json.dumps(stored)
     db.session.add(
         Edit(
             game=game,
@@ -818,12 +884,16 @@ def save_planned_round(
             action=action,
             round_number=number,
             before=before,
-            after=json.dumps(stored),
+            after=after,
             submission=submission,
         )
     )
-    _remember(game, standings)
-    _commit_change(game_id, submission)
+    created_at = game.created_at
+    version = _commit_change(game_id, submission, game)
+    # Kept by the state just committed, for the sheet shown after the redirect (sized
+    # like a replay of the record, whose rounds are about this one's length).
+    size = REPLAY_BYTES_PER_RECORD_BYTE * (len(after) + 40) * (len(plan.base.rounds) + 2)
+    STATE_STANDINGS.put(state_key(game_id, created_at, version), standings, size)
     return standings
 
 

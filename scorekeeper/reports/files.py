@@ -91,9 +91,15 @@ class PdfCache:
         self.documents = DocumentCache("pdf", max_bytes, max_entries)
         self._cache: ByteBoundedCache[bytes] = self.documents.local
 
-    def get(self, key: str, render: Callable[[], bytes]) -> bytes:
+    def get(
+        self, key: str, render: Callable[[], bytes], keep: Callable[[], bool] = lambda: True
+    ) -> bytes:
         # Rendered outside the lock: two threads may render the same key once each.
-        found: bytes = self.documents.get_or_make(key, lambda: _sized(render()))
+        found: bytes | None = self.documents.get(key)
+        if found is None:
+            found = render()
+            if keep():
+                self.documents.put(key, found, len(found))
         return found
 
     @property
@@ -114,19 +120,19 @@ class PdfCache:
         return key in self._cache
 
 
-def _sized(pdf: bytes) -> tuple[bytes, int]:
-    return pdf, len(pdf)
-
-
 PDF_CACHE = PdfCache()
 
 
-def cached_pdf(key: str, render: Callable[[], bytes]) -> bytes:
+def cached_pdf(
+    key: str, render: Callable[[], bytes], *, keep: Callable[[], bool] = lambda: True
+) -> bytes:
     """The PDF for ``key`` from the in-process cache, or ``render()`` it and keep it.
 
     The key must change whenever the document would: build it with :func:`pdf_cache_key`,
     which hashes the record, the paper, the labels and the template version (a hash of the
     print templates and CSS). A game that gets a new round has a new record, hence a new
     key; the cache holds at most 64 PDFs and 32 MiB, least recently used out first.
+    A rendered PDF is kept only when ``keep()``, asked after rendering, says it shows
+    what the key names.
     """
-    return PDF_CACHE.get(key, render)
+    return PDF_CACHE.get(key, render, keep)

@@ -49,11 +49,15 @@ def game_sheet(game_id: int) -> Response:
     labels = _labels(stamp)
     key = pdf_cache_key("sheet", stamp.key, paper=stamp.paper, **labels)
 
-    def render() -> bytes:
-        game = game_or_404(game_id)
-        return game_sheet_pdf(services.standings_for(game), paper=stamp.paper, **labels)
+    exact: list[bool] = []  # drawn from the state the key names (see standings_at)
 
-    body = cached_pdf(key, render)
+    def render() -> bytes:
+        game = game_or_404(game_id, rounds=False)
+        standings, at_stamp = services.standings_at(game, stamp)
+        exact.append(at_stamp)
+        return game_sheet_pdf(standings, paper=stamp.paper, **labels)
+
+    body = cached_pdf(key, render, keep=lambda: all(exact))
     name = pdf_filename(
         "sheet", variant=stamp.variant, night_name=stamp.night_name, date=labels["date"]
     )
@@ -68,12 +72,15 @@ def blank_sheet(game_id: int) -> Response:
     labels = _labels(stamp)
     key = pdf_cache_key("blank", stamp.key, paper=stamp.paper, **labels)
 
+    exact: list[bool] = []
+
     def render() -> bytes:
-        game = game_or_404(game_id)
+        game = game_or_404(game_id, rounds=False)
         players = [s.person.name for s in game.seats]
+        exact.append(services.still_at(game, stamp))
         return blank_sheet_pdf(game.variant, players, game.settings, paper=stamp.paper, **labels)
 
-    body = cached_pdf(key, render)
+    body = cached_pdf(key, render, keep=lambda: all(exact))
     name = pdf_filename(
         "blank", variant=stamp.variant, night_name=stamp.night_name, date=labels["date"]
     )

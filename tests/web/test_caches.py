@@ -174,3 +174,50 @@ def test_a_page_drawn_from_a_newer_state_than_its_stamp_is_shown_not_kept(
     again = client.get(f"/games/{game}").get_data(as_text=True)
     assert set(re.findall(r'name="version" value="(\d+)"', again)) == versions
     assert len(versions) == 1 and len(SHEET_CACHE.local) == 2  # now kept: parts and page
+
+
+@pytest.mark.parametrize("page", ["", "/sheet.pdf", "/blank.pdf", "/rounds/new"])
+def test_rows_loaded_after_another_phone_saved_are_shown_not_kept(
+    app, keeper, client, monkeypatch, page
+):
+    """Another phone saves a round (on another worker) after the game's row was loaded
+    and before its rounds were (they load on first use): the answer is drawn from rows
+    of two states, labelled with the older version. It may be shown (a change sent from
+    it is refused as a conflict), but nothing drawn from it is kept under the stamp: not
+    the standings, not the sheet, not a PDF. The next request draws and keeps the new
+    state."""
+    from scorekeeper import services
+
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
+    url = f"/games/{game}/rounds/new"
+    other_phone = {**keeper.form(url)[1], **keeper.round_data(game, "Bob", {"Ann": 9})}
+    client.get("/")
+    load_game = services.load_game
+    saved: list[int] = []
+
+    def saved_after_the_games_row(*args, **kwargs):
+        found = load_game(*args, **kwargs)
+        if not saved:  # the other phone's round, in a session of its own
+            saved.append(0)
+            with app.app_context():
+                saved[0] = client.post(url, data=other_phone).status_code
+            services.STATE_STANDINGS.clear()  # as if it was saved by another worker
+        return found
+
+    caches = (SHEET_CACHE.local, files.PDF_CACHE, services.STATE_STANDINGS)
+    for cache in caches:
+        cache.clear()
+    monkeypatch.setattr(services, "load_game", saved_after_the_games_row)
+    assert client.get(f"/games/{game}{page}").status_code == 200
+    assert saved == [302]
+    monkeypatch.setattr(services, "load_game", load_game)
+    older = r"\.2(:|$)"  # the state the stamp read: version 2
+    kept = [str(k) for cache in caches[::2] for k in cache._entries]
+    assert not [k for k in kept if re.search(older, k)], kept
+    assert len(files.PDF_CACHE) == 0
+    now = sheet(client, game)
+    assert "+9" in now and "+5" in now  # both rounds, and now kept
+    assert client.get(f"/games/{game}{page}").status_code == 200
+    assert len(SHEET_CACHE.local) >= 2

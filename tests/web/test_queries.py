@@ -235,3 +235,37 @@ def test_one_query_answers_end_their_read_with_commit(app: Flask, client: FlaskC
         for name, listener in listeners.items():
             event.remove(engine, name, listener)
     assert ends == ["commit", "commit", "commit"]
+
+
+def test_a_round_saved_from_a_kept_state_reads_no_round(app: Flask, client: FlaskClient) -> None:
+    """A keeper's usual loop (the form, the round posted, the sheet after it): when the
+    worker holds the standings of the state the stamp names, no round row is read, and
+    the statements of each step are the same for 2 rounds as for 60."""
+    keeper = Keeper(client)
+    keeper.signup(EMAIL)
+    client.get("/")
+    per_game: list[list[int]] = []
+    for players, rounds, seed in ((3, 2, 1), (10, 60, 2)):
+        _, game = build_game(app, players=players, rounds=rounds, seed=seed)
+        client.get(f"/games/{game}/rounds/new")  # draws the standings and keeps them
+        counts = []
+        for went_out in ("Player 01", "Player 02"):
+            SHEET_CACHE.clear()
+            url = f"/games/{game}/rounds/new"
+            with counting(app) as form_statements:
+                _, hidden = keeper.form(url)
+            hands = {f"Player {i:02d}": 0 for i in range(1, players + 1)}
+            del hands[went_out]
+            data = keeper.round_data(game, went_out, hands)
+            with counting(app) as post_statements:
+                r = client.post(url, data={**hidden, **data})
+            assert r.status_code == 302, r.get_data(as_text=True)[:500]
+            with counting(app) as sheet_statements:
+                assert client.get(r.headers["Location"]).status_code == 200
+            steps = (form_statements, post_statements, sheet_statements)
+            for statements in steps:
+                read_rounds = [s for s in statements if re.search(r"FROM game_rounds", s)]
+                assert not read_rounds, statements
+            counts += [len(s) for s in steps]
+        per_game.append(counts)
+    assert per_game[0] == per_game[1], per_game

@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
@@ -31,7 +31,7 @@ from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_cents, name_key
 from ...rules.cards import MAX_CARDS_IN_HAND, parse_flipped_card
 from ...rules.record import MAX_HAND_POINTS
-from .blueprint import bp, game_or_404
+from .blueprint import bp, game_or_404, with_stamp
 from .sheet import render_sheet
 
 
@@ -96,7 +96,7 @@ class RoundEntry:
         """A correction starts from the round as stored, its expiries asked again."""
         data = self.game.rounds[self.number - 1].data
         self.values = _values_from_round(data, self.players)
-        plan = services.plan_round(self.game, data, number=self.number)
+        plan = services.plan_round(self.game, data, number=self.number, standings=self.s)
         self.ask(plan.expiries())
 
     def read(self, form: MultiDict[str, str]) -> dict[str, Any] | None:
@@ -334,20 +334,22 @@ def _values_from_round(data: dict[str, Any], players: list[RoundPlayer]) -> dict
 
 # ------------------------------------------------------------------------ routes ---
 @bp.route("/games/<id:game_id>/rounds/new", methods=["GET", "POST"])
-@login_required
+@with_stamp
 def new_round(game_id: int) -> Response | tuple[str, int]:
     return _round_view(game_id, None)
 
 
 @bp.route("/games/<id:game_id>/rounds/<int:number>", methods=["GET", "POST"])
-@login_required
+@with_stamp
 def edit_round(game_id: int, number: int) -> Response | tuple[str, int]:
     return _round_view(game_id, number)
 
 
 def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
-    game = game_or_404(game_id)
-    s = services.standings_for(game)
+    # The login, the owner and the game's version came in one query (``with_stamp``);
+    # the standings of that version are usually kept by it, and then no round is loaded.
+    game = game_or_404(game_id, rounds=False)
+    s = services.standings_at(game, g.stamp)[0] if g.stamp else services.standings_for(game)
     if number is None and s.finished:
         flash("This game is over: no more rounds.", "info")
         return redirect(url_for("games.sheet", game_id=game_id))
@@ -365,7 +367,7 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
     try:
         if data is None:
             return entry.render(form, 422)
-        plan = services.plan_round(game, data, number=number)
+        plan = services.plan_round(game, data, number=number, standings=s)
         if entry.must_ask(plan, request.form):
             return entry.render(form)
         services.save_planned_round(

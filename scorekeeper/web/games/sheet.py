@@ -72,6 +72,7 @@ class SheetParts:
     links: str
     rounds_played: int
     version: int
+    exact: bool  # drawn from the very state the stamp names: only such parts are kept
 
     @property
     def size(self) -> int:
@@ -89,7 +90,7 @@ def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
     if found is not None:
         return found
     game = load()
-    standings = services.standings_for(game)
+    standings, exact = services.standings_at(game, stamp)
     view = SheetView(game, standings)
     context = {"game": game, "s": standings, "view": view}
     parts = SheetParts(
@@ -98,8 +99,9 @@ def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
         links=render_template("games/_sheet_links.html", **context),
         rounds_played=standings.rounds_played,
         version=game.version,
+        exact=exact,
     )
-    if parts.version == stamp.version:
+    if parts.exact:
         SHEET_CACHE.put(key, parts, parts.size)
     return parts
 
@@ -112,7 +114,7 @@ def sheet(game_id: int) -> Response:
     same = None if saved else _not_modified(stamp)
     if same is not None:
         return same
-    load = lambda: game_or_404(game_id)  # noqa: E731
+    load = lambda: game_or_404(game_id, rounds=False)  # noqa: E731
     if saved or session.get("_flashes"):
         return make_response(_page(stamp, _parts(stamp, load), saved=saved))
     response = make_response(_plain_page(stamp, load))
@@ -173,7 +175,7 @@ def _plain_page(stamp: services.GameStamp, load: Callable[[], Game]) -> bytes:
     if page is None:
         parts = _parts(stamp, load)
         page = FillablePage.of(_page(stamp, parts, csrf=CSRF_MARK, submission=SUBMISSION_MARK))
-        if parts.version == stamp.version:
+        if parts.exact:
             SHEET_CACHE.put(key, page, page.size)
     return page.fill({CSRF_MARK: generate_csrf(), SUBMISSION_MARK: new_submission()})
 
