@@ -145,11 +145,11 @@ def standings_for(game: Game) -> Standings:
     """The game's standings: its record replayed. Replays are kept by a hash of the whole
     record, so a sheet viewed again (by any viewer) skips parsing and replaying, and a
     changed record can never be answered from the cache. The cache is bounded by bytes."""
-    return _standings_and_size(game)[0]
+    return _replayed(game.record_json())[0]
 
 
-def _standings_and_size(game: Game) -> tuple[Standings, int]:
-    data = game.record_json()
+def _replayed(data: dict[str, Any]) -> tuple[Standings, int]:
+    """The standings of a record's JSON data (kept by its hash), and what they weigh."""
     key, size = _record_key(data)
     standings = STANDINGS_CACHE.get_or_make(key, lambda: (replay(GameRecord.from_json(data)), size))
     return standings, size
@@ -160,14 +160,25 @@ def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
     (the stamp the request read first). Those are kept by that state, and found by it
     without loading the rounds or hashing the record. What is drawn from standings that
     are not that state (another phone saved in between) may be shown, never kept under
-    the stamp's key."""
+    the stamp's key.
+
+    Otherwise the rounds are read in one statement with the game's version at that
+    moment: when it is still the stamp's, nothing changed since the stamp was read (every
+    change to a record bumps it), so the seats read before were that state too."""
     if not _loaded_at(game, stamp):
         return standings_for(game), False
     found = STATE_STANDINGS.get(stamp.key)
     if found is not None:
         return found, True
-    standings, size = _standings_and_size(game)
-    if not still_at(game, stamp):
+    header = game.header_json()  # the seats: read before the version is
+    rows = db.session.execute(
+        select(Game.version, GameRound.data)
+        .outerjoin(GameRound, GameRound.game_id == Game.id)
+        .where(Game.id == game.id)
+        .order_by(GameRound.number)
+    ).all()
+    standings, size = _replayed({**header, "rounds": [r.data for r in rows if r.data is not None]})
+    if not rows or rows[0].version != stamp.version:
         return standings, False
     STATE_STANDINGS.put(stamp.key, standings, size)
     return standings, True
