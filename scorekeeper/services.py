@@ -202,20 +202,22 @@ def _loaded_at(game: Game, stamp: GameStamp) -> bool:
 
 
 def load_game(
-    game_id: int, owner: User, *, deleted: bool = False, rounds: bool = True
+    game_id: int, owner: User, *, deleted: bool = False, eager: bool = True
 ) -> Game | None:
     """A game with its seats and rounds in a fixed number of queries, owner only; a deleted
     game (or a game of a deleted night) only when ``deleted`` is asked for. With
-    ``rounds=False`` the rounds load on first use (one query then), for a request that
-    may find the game's standings by its stamp and need no round row at all."""
+    ``eager=False`` only the game's row: its seats and rounds load on first use (one
+    query each then), for a request that may find the game's standings by its stamp and
+    need neither (a round posted, the sheet or a PDF drawn)."""
     query = (
         select(Game)
         .join(Night)
         .where(Game.id == game_id, Night.owner_id == owner.id, Night.deleted_at.is_(None))
-        .options(selectinload(Game.seats).joinedload(Seat.person))
     )
-    if rounds:
-        query = query.options(selectinload(Game.rounds))
+    if eager:
+        query = query.options(
+            selectinload(Game.seats).joinedload(Seat.person), selectinload(Game.rounds)
+        )
     if not deleted:
         query = query.where(Game.deleted_at.is_(None))
     return db.session.scalars(query).first()
@@ -885,7 +887,8 @@ def save_planned_round(
         before = json.dumps(row.data)
         row.data = stored
         action = "edit"
-    _sync_seats(game, standings)
+    if action == "edit" or plan.round.joins:  # seats change only when someone joins
+        _sync_seats(game, standings)
     _bump(game)
     after = json.dumps(stored)
     db.session.add(

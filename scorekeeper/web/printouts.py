@@ -52,7 +52,7 @@ def game_sheet(game_id: int) -> Response:
     exact: list[bool] = []  # drawn from the state the key names (see standings_at)
 
     def render() -> bytes:
-        game = game_or_404(game_id, rounds=False)
+        game = game_or_404(game_id, eager=False)
         standings, at_stamp = services.standings_at(game, stamp)
         exact.append(at_stamp)
         return game_sheet_pdf(standings, paper=stamp.paper, **labels)
@@ -75,7 +75,7 @@ def blank_sheet(game_id: int) -> Response:
     exact: list[bool] = []
 
     def render() -> bytes:
-        game = game_or_404(game_id, rounds=False)
+        game = game_or_404(game_id, eager=False)
         players = [s.person.name for s in game.seats]
         exact.append(services.still_at(game, stamp))
         return blank_sheet_pdf(game.variant, players, game.settings, paper=stamp.paper, **labels)

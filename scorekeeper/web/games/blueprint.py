@@ -16,8 +16,8 @@ from ...models import TOKEN_MAX, Game
 bp = Blueprint("games", __name__)
 
 
-def game_or_404(game_id: int, *, deleted: bool = False, rounds: bool = True) -> Game:
-    game = services.load_game(game_id, current_user, deleted=deleted, rounds=rounds)
+def game_or_404(game_id: int, *, deleted: bool = False, eager: bool = True) -> Game:
+    game = services.load_game(game_id, current_user, deleted=deleted, eager=eager)
     if game is None:
         abort(404)
     return game

@@ -348,7 +348,7 @@ def edit_round(game_id: int, number: int) -> Response | tuple[str, int]:
 def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
     # The login, the owner and the game's version came in one query (``with_stamp``);
     # the standings of that version are usually kept by it, and then no round is loaded.
-    game = game_or_404(game_id, rounds=False)
+    game = game_or_404(game_id, eager=False)
     s = services.standings_at(game, g.stamp)[0] if g.stamp else services.standings_for(game)
     if number is None and s.finished:
         flash("This game is over: no more rounds.", "info")

@@ -114,7 +114,7 @@ def sheet(game_id: int) -> Response:
     same = None if saved else _not_modified(stamp)
     if same is not None:
         return same
-    load = lambda: game_or_404(game_id, rounds=False)  # noqa: E731
+    load = lambda: game_or_404(game_id, eager=False)  # noqa: E731
     if saved or session.get("_flashes"):
         return make_response(_page(stamp, _parts(stamp, load), saved=saved))
     response = make_response(_plain_page(stamp, load))
