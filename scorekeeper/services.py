@@ -4,6 +4,7 @@ the rules engine before it is written, and kept in the game's history."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import json
@@ -155,6 +156,24 @@ def _replayed(data: dict[str, Any]) -> tuple[Standings, int]:
     return standings, size
 
 
+@dataclass(frozen=True, slots=True)
+class DrawnState:
+    """The last state of a game this worker drew: its key, the record's JSON data it was
+    replayed from (header and rounds, as stored), and its standings."""
+
+    key: str
+    header: dict[str, Any]
+    rounds: list[Any]
+    standings: Standings
+    size: int  # what the standings weigh in a cache (see REPLAY_BYTES_PER_RECORD_BYTE)
+
+
+# Per game (id and creation time), the last state drawn: a later state whose stored record
+# starts with the same JSON (rounds added since, on this worker or another) is folded on
+# from it (``extend``), not parsed and replayed from the first round.
+DRAWN_STATES = ByteBoundedCache[DrawnState](max_bytes=32 * 1024 * 1024)
+
+
 def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
     """The game's standings, and whether they are those of the state ``stamp`` names
     (the stamp the request read first). Those are kept by that state, and found by it
@@ -164,7 +183,8 @@ def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
 
     Otherwise the rounds are read in one statement with the game's version at that
     moment: when it is still the stamp's, nothing changed since the stamp was read (every
-    change to a record bumps it), so the seats read before were that state too."""
+    change to a record bumps it), so the seats read before were that state too. Rounds
+    added to the state this worker drew last are folded on from it."""
     if not _loaded_at(game, stamp):
         return standings_for(game), False
     found = STATE_STANDINGS.get(stamp.key)
@@ -177,11 +197,45 @@ def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
         .where(Game.id == game.id)
         .order_by(GameRound.number)
     ).all()
-    standings, size = _replayed({**header, "rounds": [r.data for r in rows if r.data is not None]})
+    rounds = [r.data for r in rows if r.data is not None]
+    data = {**header, "rounds": rounds}
+    folded = _folded_on(_game_key(game), header, rounds)
+    standings, size = folded if folded is not None else _replayed(data)
     if not rows or rows[0].version != stamp.version:
         return standings, False
     STATE_STANDINGS.put(stamp.key, standings, size)
+    DRAWN_STATES.put(
+        _game_key(game), DrawnState(stamp.key, copy.deepcopy(header), rounds, standings, size), size
+    )
     return standings, True
+
+
+def _game_key(game: Game) -> str:
+    return state_key(game.id, game.created_at, 0)
+
+
+def _folded_on(
+    game_key: str, header: dict[str, Any], rounds: list[Any]
+) -> tuple[Standings, int] | None:
+    """The standings of the record ``header`` + ``rounds``, folded on from the state of
+    the game this worker drew last, when the record starts with that state's (same
+    header, same rounds as stored); None otherwise (then it is replayed)."""
+    last = DRAWN_STATES.get(game_key)
+    if last is None:
+        return None
+    known = len(last.rounds)
+    if known > len(rounds) or last.header != header or last.rounds != rounds[:known]:
+        return None
+    variant = last.standings.variant
+    try:
+        added = [
+            parse_round(raw, number=n, variant=variant.name, card_codes=variant.card_codes)
+            for n, raw in enumerate(rounds[known:], known + 1)
+        ]
+        standings = extend(last.standings, added)
+    except RecordError:
+        return None  # replayed from the start, which says what is wrong
+    return standings, last.size + REPLAY_BYTES_PER_RECORD_BYTE * len(json.dumps(rounds[known:]))
 
 
 def still_at(game: Game, stamp: GameStamp) -> bool:
@@ -902,12 +956,18 @@ def save_planned_round(
             submission=submission,
         )
     )
-    created_at = game.created_at
+    created_at, game_key = game.created_at, _game_key(game)
+    drawn_from = state_key(game_id, created_at, game.version)
     version = _commit_change(game_id, submission, game)
-    # Kept by the state just committed, for the sheet shown after the redirect (sized
-    # like a replay of the record, whose rounds are about this one's length).
+    # Kept by the state just committed, for the sheet shown after the redirect and the
+    # next round (sized like a replay of the record, whose rounds are about this long).
+    now = state_key(game_id, created_at, version)
     size = REPLAY_BYTES_PER_RECORD_BYTE * (len(after) + 40) * (len(plan.base.rounds) + 2)
-    STATE_STANDINGS.put(state_key(game_id, created_at, version), standings, size)
+    STATE_STANDINGS.put(now, standings, size)
+    last = DRAWN_STATES.get(game_key)
+    if action == "add" and last is not None and last.key == drawn_from:
+        grown = DrawnState(now, last.header, [*last.rounds, stored], standings, size)
+        DRAWN_STATES.put(game_key, grown, size)
     return standings
 
 

@@ -15,7 +15,9 @@ as typed. Otherwise it takes the app's answer and checks the invariants: no 5xx;
 stored game replays and its export replays to the same standings; sheet, API and PDF show
 the same totals; every finished pot pays out what was paid in; every night settles to 0;
 the sheet answers 304 to the ETag a phone last got only while the game's record and
-standings are what they were then (issue 12: no cache may serve a stale page).
+standings are what they were then (issue 12: no cache may serve a stale page). Requests
+land on one of two workers, each with caches of its own, switching at random: a worker
+then often holds an older state of a game, which what it answers must never show.
 """
 
 from __future__ import annotations
@@ -297,6 +299,8 @@ class CardNights(RuleBasedStateMachine):
         self.passed: dict[int, dict[str, Any]] = {}
         # The sheet's last ETag per (phone, game), with the record and standings it tagged.
         self.etags: dict[tuple[str, int], tuple[str, Any]] = {}
+        # Two gunicorn workers: each keeps its own caches, and a request lands on either.
+        self.workers = [_worker_caches(), _fresh_worker_caches()]
         self._signup()
 
     # -- plumbing --------------------------------------------------------------------
@@ -1165,8 +1169,51 @@ class CardNights(RuleBasedStateMachine):
                         pdfs -= 1
                 self.check_night(phone, night)
 
+    @rule()
+    def next_requests_land_on_the_other_worker(self) -> None:
+        """The other worker answers from here on, with what it drew and kept itself (often
+        an older state of a game, which a new round is folded on from)."""
+        self.workers.reverse()
+        _install_worker_caches(self.workers[0])
+
     def teardown(self) -> None:
-        self.check_everything(pdfs=2)
+        try:
+            self.check_everything(pdfs=2)
+        finally:
+            _install_worker_caches(_FIRST)
+
+
+def _worker_caches() -> dict[tuple[Any, str], Any]:
+    """The caches a worker keeps in memory, by (module, name)."""
+    from scorekeeper.reports import files
+    from scorekeeper.web.games import sheet
+
+    places = [(services, "STANDINGS_CACHE"), (services, "STATE_STANDINGS"),
+              (services, "DRAWN_STATES"), (sheet, "SHEET_CACHE"), (files, "PDF_CACHE")]  # fmt: skip
+    return {(module, name): getattr(module, name) for module, name in places}
+
+
+def _fresh_worker_caches() -> dict[tuple[Any, str], Any]:
+    from scorekeeper.cache import ByteBoundedCache, DocumentCache
+    from scorekeeper.reports.files import PdfCache
+
+    fresh: dict[tuple[Any, str], Any] = {}
+    for (module, name), cache in _FIRST.items():
+        if isinstance(cache, DocumentCache):
+            fresh[module, name] = DocumentCache(cache.name, cache.local.max_bytes, 2_000)
+        elif isinstance(cache, PdfCache):
+            fresh[module, name] = PdfCache()
+        else:
+            fresh[module, name] = ByteBoundedCache(max_bytes=cache.max_bytes)
+    return fresh
+
+
+def _install_worker_caches(caches: dict[tuple[Any, str], Any]) -> None:
+    for (module, name), cache in caches.items():
+        setattr(module, name, cache)
+
+
+_FIRST = _worker_caches()  # the process's own caches, put back after every example
 
 
 def machine_for(app: Flask) -> type[CardNights]:

@@ -221,3 +221,46 @@ def test_rows_loaded_after_another_phone_saved_are_shown_not_kept(
     assert "+9" in now and "+5" in now  # both rounds, and now kept
     assert client.get(f"/games/{game}{page}").status_code == 200
     assert len(SHEET_CACHE.local) >= 2
+
+
+@pytest.mark.parametrize("change", ["rounds added", "round 1 corrected"])
+def test_a_state_drawn_here_is_folded_on_only_when_the_record_starts_with_it(
+    keeper, client, monkeypatch, change
+):
+    """Rounds saved on another worker (with caches of its own) reach this worker as a
+    new state. When the stored record starts with the state this worker drew last, the
+    new rounds are folded on from it, with no replay from the first round; when an
+    earlier round was corrected meanwhile, the record is replayed. Either way the sheet
+    shows what a replay of the exported record gives."""
+    from scorekeeper import services
+    from scorekeeper.cache import ByteBoundedCache
+    from scorekeeper.rules import load_game
+
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob", "Cy"])
+    assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 7}).status_code == 302
+    sheet(client, game)  # this worker draws the game after round 1
+    here = {name: getattr(services, name) for name in ("STATE_STANDINGS", "DRAWN_STATES")}
+    for name in here:  # another worker, with caches of its own
+        monkeypatch.setattr(services, name, ByteBoundedCache(max_bytes=1 << 20))
+    assert keeper.enter(game, "Bob", {"Ann": 3, "Cy": 4}).status_code == 302
+    assert keeper.enter(game, "Cy", {"Ann": 2, "Bob": 8}).status_code == 302
+    if change == "round 1 corrected":
+        url = f"/games/{game}/rounds/1"
+        data = keeper.round_data(game, "Ann", {"Bob": 6, "Cy": 7}, number=1)
+        assert client.post(url, data={**keeper.form(url)[1], **data}).status_code == 302
+    for name, cache in here.items():  # back on this worker
+        monkeypatch.setattr(services, name, cache)
+    SHEET_CACHE.clear()
+    services.STANDINGS_CACHE.clear()
+    replays: list[int] = []
+    replay = services.replay
+    monkeypatch.setattr(services, "replay", lambda record: replays.append(1) or replay(record))
+    page = sheet(client, game)
+    assert replays == ([] if change == "rounds added" else [1])
+    record = client.get(f"/games/{game}/export.json").get_json()
+    expected = load_game(record)
+    for p in expected.players:
+        assert f"{p.total}" in page
+    kept = [s for s, _ in services.STATE_STANDINGS._entries.values()]
+    assert expected in kept  # kept by the new state, equal to a replay from round 1
