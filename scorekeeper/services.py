@@ -526,6 +526,7 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
         return
     if any(p.name_key == name_key(new) and p is not person for p in night.people):
         raise Refused(f"{new} is already on tonight's list")
+    _lock_games([game.id for game in night.all_games])
     for game in night.all_games:
         seated = any(s.person_id == person.id for s in game.seats)
         waiting = [n for n in game.pending_joins if name_key(n) == person.name_key]
@@ -575,6 +576,7 @@ def _bump(game: Game) -> None:
 @transaction
 def delete_night(night: Night, *, user: User) -> None:
     """Delete a night: it leaves the list of nights, and can be restored from there."""
+    _lock_games([game.id for game in night.all_games])
     night.deleted_at = utcnow()
     for game in night.all_games:
         _bump(game)
@@ -583,6 +585,7 @@ def delete_night(night: Night, *, user: User) -> None:
 
 @transaction
 def restore_night(night: Night, *, user: User) -> None:
+    _lock_games([game.id for game in night.all_games])
     night.deleted_at = None
     for game in night.all_games:
         _bump(game)
@@ -749,18 +752,35 @@ def _commit_change(game_id: int, submission: str | None, game: Game | None = Non
 
 
 def _check_fresh(game: Game, expected_version: int | None, submission: str | None) -> None:
-    """Raise Duplicate when ``submission`` was recorded already, Conflict when the game
-    is no longer at ``expected_version``. A recorded submission moved the version on (a
-    change with a submission always bumps it, in the same commit), so when the version
-    still matches only a repeat racing this one can be recorded: the unique submission
-    then fails its commit, and ``_commit_change`` answers Duplicate."""
-    if expected_version is not None and game.version == expected_version:
+    """Before a change to ``game``: lock its row (see ``_lock_games``), then raise
+    Duplicate when ``submission`` was recorded already, Conflict when the game is no
+    longer at ``expected_version`` or changed since it was loaded. A recorded submission
+    moved the version on (a change with a submission always bumps it, in the same
+    commit), so while the version is still the one expected no query for it is needed."""
+    now = _lock_games([game.id]).get(game.id)
+    if expected_version is not None and game.version == expected_version == now:
         return
     recorded = _recorded(game.id, submission)
     if recorded is not False:
         raise Duplicate(recorded)
-    if expected_version is not None and game.version != expected_version:
+    if expected_version is not None or now != game.version:
         raise Conflict
+
+
+def _lock_games(game_ids: Sequence[int]) -> dict[int, int]:
+    """Lock the games' rows, in id order, before anything of theirs is written, and give
+    their versions as committed now. Every change to a game takes this lock first, so
+    two changes to one game never wait for each other's rows in opposite orders (which
+    PostgreSQL ends as a deadlock: a 500 for one keeper); the second waits here until the
+    first has committed, then sees the new version. SQLite locks the whole database for
+    a write, and renders no FOR UPDATE."""
+    rows = db.session.execute(
+        select(Game.id, Game.version)
+        .where(Game.id.in_(sorted(game_ids)))
+        .order_by(Game.id)
+        .with_for_update()
+    ).all()
+    return {row.id: row.version for row in rows}
 
 
 def with_pending_joins(game: Game, round_data: dict[str, Any]) -> dict[str, Any]:

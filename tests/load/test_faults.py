@@ -180,15 +180,23 @@ def test_a_connection_lost_at_the_commit_of_a_round(fresh_db: str, fault: str) -
     url = f"/games/{game}/rounds/new"
     data = keeper.round_data(game, "Ann", {"Bob": 5, "Cy": 7})
     _, hidden = keeper.form(url)
-    armed = {"on": False}
+    # The fault strikes at the COMMIT of the transaction that sent the round (the request
+    # commits other reads before it: the login's and the game's stamp).
+    armed = {"round sent": False, "on": False, "fired": False}
     lost = psycopg.OperationalError("server closed the connection unexpectedly")
 
+    def strike() -> None:
+        armed.update(on=False, fired=True)
+        raise lost
+
     def committed(conn: Any) -> None:
-        armed["on"] = True
+        armed["on"] = armed["round sent"] and not armed["fired"]
 
     def next_statement(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        if armed.pop("on", False):
-            raise lost
+        if armed["on"]:
+            strike()
+        if statement.lstrip().upper().startswith("INSERT INTO GAME_ROUNDS"):
+            armed["round sent"] = True
 
     with app.app_context():
         engine = db.engine
@@ -196,24 +204,25 @@ def test_a_connection_lost_at_the_commit_of_a_round(fresh_db: str, fault: str) -
 
     def answer_lost(dbapi_connection: Any) -> None:
         real_commit(dbapi_connection)  # the database has the round...
-        if armed.pop("on", False):
-            raise lost  # ...but the app never hears back
+        if armed["on"]:
+            strike()  # ...but the app never hears back
 
-    if fault.startswith("next"):
-        event.listen(engine, "commit", committed)
-        event.listen(engine, "before_cursor_execute", next_statement)
-    else:
-        armed["on"] = True
+    event.listen(engine, "before_cursor_execute", next_statement)
+    event.listen(engine, "commit", committed)  # before the COMMIT is sent
+    if not fault.startswith("next"):
         engine.dialect.do_commit = answer_lost  # type: ignore[method-assign]
     try:
         r = keeper.client.post(url, data={**hidden, **data})
     finally:
-        if fault.startswith("next"):
-            event.remove(engine, "commit", committed)
-            event.remove(engine, "before_cursor_execute", next_statement)
-        else:
+        event.remove(engine, "commit", committed)
+        event.remove(engine, "before_cursor_execute", next_statement)
+        if not fault.startswith("next"):
             del engine.dialect.do_commit
-        armed.clear()
+    if fault.startswith("next") and not armed["fired"]:
+        # The save asks nothing of the database after its COMMIT: the keeper is answered.
+        assert r.status_code == 302
+    else:
+        assert armed["fired"], "the fault never struck"
 
     def rounds() -> int:
         api = keeper.client.get(f"/api/v1/games/{game}").get_json()

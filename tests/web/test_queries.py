@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, select
@@ -269,3 +270,50 @@ def test_a_round_saved_from_a_kept_state_reads_no_round(app: Flask, client: Flas
             counts += [len(s) for s in steps]
         per_game.append(counts)
     assert per_game[0] == per_game[1], per_game
+
+
+def test_every_change_to_a_game_locks_its_row_before_writing(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Two changes to one game at once must not take their rows in opposite orders:
+    PostgreSQL ends one of them as a deadlock, a 500 for a keeper (seen in
+    tests/load/test_concurrency.py: two corrections of one round, where one transaction
+    updated the round before the game and the other the game before the round). Every
+    change first locks the games' rows (``SELECT ... FOR UPDATE``, in id order), before
+    its first INSERT, UPDATE or DELETE; the second change then waits for the first."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        pytest.skip("SQLite locks the whole database for a write; it has no FOR UPDATE")
+    keeper = Keeper(client)
+    keeper.signup(EMAIL)
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob", "Cy"])
+    client.get("/")
+
+    def first_write_is_locked(label: str, send: Any) -> None:
+        with counting(app) as statements:
+            r = send()
+        assert r.status_code == 302, (label, r.status_code)
+        writes = [i for i, s in enumerate(statements) if re.match(r"\s*(INSERT|UPDATE|DELETE)", s)]
+        locks = [i for i, s in enumerate(statements) if "FOR UPDATE" in s and "games" in s]
+        assert writes and locks and locks[0] < writes[0], (label, statements)
+
+    first_write_is_locked("a round added", lambda: keeper.enter(game, "Ann", {"Bob": 5, "Cy": 7}))
+    first_write_is_locked(
+        "a round corrected", lambda: keeper.enter(game, "Ann", {"Bob": 9, "Cy": 7}, number=1)
+    )
+    assert keeper.enter(game, "Bob", {"Ann": 1, "Cy": 2}).status_code == 302
+    _, hidden = keeper.form(f"/games/{game}")
+    first_write_is_locked(
+        "the last round removed",
+        lambda: client.post(f"/games/{game}/rounds/last/delete", data=hidden),
+    )
+    person = keeper.person_ids(night)["Bob"]
+    _, hidden = keeper.form(f"/nights/{night}/people/{person}")
+    first_write_is_locked(
+        "a player renamed",
+        lambda: client.post(f"/nights/{night}/people/{person}", data={**hidden, "name": "Rob"}),
+    )
+    _, hidden = keeper.form(f"/games/{game}/delete")
+    first_write_is_locked(
+        "the game deleted", lambda: client.post(f"/games/{game}/delete", data=hidden)
+    )

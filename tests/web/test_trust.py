@@ -130,18 +130,19 @@ def test_a_rename_racing_a_round_save_answers_with_a_sentence(keeper, client, ap
     night = keeper.night(["Ann", "Bob"])
     game = keeper.game(night, "rummy", ["Ann", "Bob"])
     assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
-    real = services.standings_for
+    real = services._lock_games
 
-    def another_phone_saves_meanwhile(g):
-        # Another worker commits a change to the game while this rename is under way.
+    def another_phone_saves_meanwhile(game_ids):
+        # Another worker commits a change to the game after this rename loaded it, just
+        # before the rename locks it (once locked, the other worker would wait instead).
         with db.engine.begin() as conn:
             conn.execute(
-                text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": g.id}
+                text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": game}
             )
-        monkeypatch.setattr(services, "standings_for", real)
-        return real(g)
+        monkeypatch.setattr(services, "_lock_games", real)
+        return real(game_ids)
 
-    monkeypatch.setattr(services, "standings_for", another_phone_saves_meanwhile)
+    monkeypatch.setattr(services, "_lock_games", another_phone_saves_meanwhile)
     r = rename(keeper, app, night, "Bob", "Rob")
     assert r.status_code == 409
     assert "changed at the same moment" in text_of(r)
