@@ -137,11 +137,6 @@ def _record_key(data: dict[str, Any]) -> tuple[str, int]:
     return hashlib.sha256(text.encode()).hexdigest(), len(text) * REPLAY_BYTES_PER_RECORD_BYTE
 
 
-# The same replays by the stored state a stamp names (``GameStamp.key``): a request that
-# read the stamp finds them without loading the rounds or hashing the record.
-STATE_STANDINGS = ByteBoundedCache[Standings](max_bytes=32 * 1024 * 1024)
-
-
 def standings_for(game: Game) -> Standings:
     """The game's standings: its record replayed. Replays are kept by a hash of the whole
     record, so a sheet viewed again (by any viewer) skips parsing and replaying, and a
@@ -158,8 +153,9 @@ def _replayed(data: dict[str, Any]) -> tuple[Standings, int]:
 
 @dataclass(frozen=True, slots=True)
 class DrawnState:
-    """The last state of a game this worker drew: its key, the record's JSON data it was
-    replayed from (header and rounds, as stored), and its standings."""
+    """The last state of a game this worker drew: its key (``GameStamp.key``), the
+    record's JSON data it was replayed from (header and rounds, as stored), and its
+    standings."""
 
     key: str
     header: dict[str, Any]
@@ -168,9 +164,10 @@ class DrawnState:
     size: int  # what the standings weigh in a cache (see REPLAY_BYTES_PER_RECORD_BYTE)
 
 
-# Per game (id and creation time), the last state drawn: a later state whose stored record
-# starts with the same JSON (rounds added since, on this worker or another) is folded on
-# from it (``extend``), not parsed and replayed from the first round.
+# Per game (``game_key``), the last state drawn. A request that read the stamp of that
+# state finds its standings here without loading the rounds or hashing the record; a later
+# state whose stored record starts with the same JSON (rounds added since, on this worker
+# or another) is folded on from it (``extend``), not parsed and replayed from round 1.
 DRAWN_STATES = ByteBoundedCache[DrawnState](max_bytes=32 * 1024 * 1024)
 
 
@@ -187,9 +184,10 @@ def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
     added to the state this worker drew last are folded on from it."""
     if not _loaded_at(game, stamp):
         return standings_for(game), False
-    found = STATE_STANDINGS.get(stamp.key)
-    if found is not None:
-        return found, True
+    kept = game_key(game.id, game.created_at)
+    last = DRAWN_STATES.get(kept)
+    if last is not None and last.key == stamp.key:
+        return last.standings, True
     header = game.header_json()  # the seats: read before the version is
     rows = db.session.execute(
         select(Game.version, GameRound.data)
@@ -199,28 +197,21 @@ def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
     ).all()
     rounds = [r.data for r in rows if r.data is not None]
     data = {**header, "rounds": rounds}
-    folded = _folded_on(_game_key(game), header, rounds)
+    folded = _folded_on(last, header, rounds)
     standings, size = folded if folded is not None else _replayed(data)
     if not rows or rows[0].version != stamp.version:
         return standings, False
-    STATE_STANDINGS.put(stamp.key, standings, size)
-    DRAWN_STATES.put(
-        _game_key(game), DrawnState(stamp.key, copy.deepcopy(header), rounds, standings, size), size
-    )
+    drawn = DrawnState(stamp.key, copy.deepcopy(header), rounds, standings, size)
+    DRAWN_STATES.put(kept, drawn, size)
     return standings, True
 
 
-def _game_key(game: Game) -> str:
-    return state_key(game.id, game.created_at, 0)
-
-
 def _folded_on(
-    game_key: str, header: dict[str, Any], rounds: list[Any]
+    last: DrawnState | None, header: dict[str, Any], rounds: list[Any]
 ) -> tuple[Standings, int] | None:
-    """The standings of the record ``header`` + ``rounds``, folded on from the state of
-    the game this worker drew last, when the record starts with that state's (same
-    header, same rounds as stored); None otherwise (then it is replayed)."""
-    last = DRAWN_STATES.get(game_key)
+    """The standings of the record ``header`` + ``rounds``, folded on from ``last``, the
+    state of the game this worker drew last, when the record starts with that state's
+    (same header, same rounds as stored); None otherwise (then it is replayed)."""
     if last is None:
         return None
     known = len(last.rounds)
@@ -301,9 +292,15 @@ class GameStamp:
         return state_key(self.game_id, self.created_at, self.version)
 
 
+def game_key(game_id: int, created_at: datetime) -> str:
+    """The name of a game across databases (a game id reused by another one, in tests,
+    has another creation time)."""
+    return f"{game_id}.{created_at.timestamp():.6f}"
+
+
 def state_key(game_id: int, created_at: datetime, version: int) -> str:
     """The name of one stored state of a game (see ``GameStamp``)."""
-    return f"{game_id}.{created_at.timestamp():.6f}.{version}"
+    return f"{game_key(game_id, created_at)}.{version}"
 
 
 _STAMP_COLUMNS = (
@@ -976,18 +973,24 @@ def save_planned_round(
             submission=submission,
         )
     )
-    created_at, game_key = game.created_at, _game_key(game)
-    drawn_from = state_key(game_id, created_at, game.version)
+    # The state about to be committed, kept for the sheet shown after the redirect and
+    # the next round: its JSON from the state it was saved onto when this worker drew
+    # that one, else from the game as loaded.
+    created_at, kept = game.created_at, game_key(game_id, game.created_at)
+    last = DRAWN_STATES.get(kept)
+    if last is not None and last.key == state_key(game_id, created_at, game.version):
+        header, rounds = last.header, list(last.rounds)
+        if action == "add":
+            rounds.append(stored)
+        else:
+            rounds[number - 1] = stored
+    else:
+        header = copy.deepcopy(game.header_json())
+        rounds = [r.to_json() for r in standings.record.rounds]
+    size = REPLAY_BYTES_PER_RECORD_BYTE * (len(after) + 40) * (len(rounds) + 1)
     version = _commit_change(game_id, submission, game)
-    # Kept by the state just committed, for the sheet shown after the redirect and the
-    # next round (sized like a replay of the record, whose rounds are about this long).
     now = state_key(game_id, created_at, version)
-    size = REPLAY_BYTES_PER_RECORD_BYTE * (len(after) + 40) * (len(plan.base.rounds) + 2)
-    STATE_STANDINGS.put(now, standings, size)
-    last = DRAWN_STATES.get(game_key)
-    if action == "add" and last is not None and last.key == drawn_from:
-        grown = DrawnState(now, last.header, [*last.rounds, stored], standings, size)
-        DRAWN_STATES.put(game_key, grown, size)
+    DRAWN_STATES.put(kept, DrawnState(now, header, rounds, standings, size), size)
     return standings
 
 

@@ -1188,8 +1188,8 @@ def _worker_caches() -> dict[tuple[Any, str], Any]:
     from scorekeeper.reports import files
     from scorekeeper.web.games import sheet
 
-    places = [(services, "STANDINGS_CACHE"), (services, "STATE_STANDINGS"),
-              (services, "DRAWN_STATES"), (sheet, "SHEET_CACHE"), (files, "PDF_CACHE")]  # fmt: skip
+    places = [(services, "STANDINGS_CACHE"), (services, "DRAWN_STATES"),
+              (sheet, "SHEET_CACHE"), (files, "PDF_CACHE")]  # fmt: skip
     return {(module, name): getattr(module, name) for module, name in places}
 
 

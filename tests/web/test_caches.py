@@ -203,10 +203,10 @@ def test_rows_loaded_after_another_phone_saved_are_shown_not_kept(
             saved.append(0)
             with app.app_context():
                 saved[0] = client.post(url, data=other_phone).status_code
-            services.STATE_STANDINGS.clear()  # as if it was saved by another worker
+            services.DRAWN_STATES.clear()  # as if it was saved by another worker
         return found
 
-    caches = (SHEET_CACHE.local, files.PDF_CACHE, services.STATE_STANDINGS)
+    caches = (SHEET_CACHE.local, files.PDF_CACHE, services.DRAWN_STATES)
     for cache in caches:
         cache.clear()
     monkeypatch.setattr(services, "load_game", saved_after_the_games_row)
@@ -214,7 +214,8 @@ def test_rows_loaded_after_another_phone_saved_are_shown_not_kept(
     assert saved == [302]
     monkeypatch.setattr(services, "load_game", load_game)
     older = r"\.2(:|$)"  # the state the stamp read: version 2
-    kept = [str(k) for cache in caches[::2] for k in cache._entries]
+    kept = [str(k) for k in SHEET_CACHE.local._entries]
+    kept += [drawn.key for drawn, _ in services.DRAWN_STATES._entries.values()]
     assert not [k for k in kept if re.search(older, k)], kept
     assert len(files.PDF_CACHE) == 0
     now = sheet(client, game)
@@ -240,7 +241,7 @@ def test_a_state_drawn_here_is_folded_on_only_when_the_record_starts_with_it(
     game = keeper.game(night, "rummy", ["Ann", "Bob", "Cy"])
     assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 7}).status_code == 302
     sheet(client, game)  # this worker draws the game after round 1
-    here = {name: getattr(services, name) for name in ("STATE_STANDINGS", "DRAWN_STATES")}
+    here = {name: getattr(services, name) for name in ("DRAWN_STATES",)}
     for name in here:  # another worker, with caches of its own
         monkeypatch.setattr(services, name, ByteBoundedCache(max_bytes=1 << 20))
     assert keeper.enter(game, "Bob", {"Ann": 3, "Cy": 4}).status_code == 302
@@ -262,5 +263,5 @@ def test_a_state_drawn_here_is_folded_on_only_when_the_record_starts_with_it(
     expected = load_game(record)
     for p in expected.players:
         assert f"{p.total}" in page
-    kept = [s for s, _ in services.STATE_STANDINGS._entries.values()]
+    kept = [drawn.standings for drawn, _ in services.DRAWN_STATES._entries.values()]
     assert expected in kept  # kept by the new state, equal to a replay from round 1
