@@ -21,9 +21,10 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    event,
     text,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, object_session, relationship
 
 from .extensions import db
 from .rules import GAME_FORMAT, name_key
@@ -183,7 +184,10 @@ class Person(db.Model):
 
 class Game(db.Model):
     """One game of a night. ``version`` counts changes: an edit made against an older
-    version is refused (two phones never silently overwrite each other)."""
+    version is refused (two phones never silently overwrite each other). ``rewritten`` is
+    the version of the last change that did more than add a round at the end (see
+    ``_count_rewrite``): a state drawn at a version at or after it is the start of the
+    record as stored now, which then only has rounds added after it."""
 
     __tablename__ = "games"
 
@@ -194,6 +198,7 @@ class Game(db.Model):
     first_dealer: Mapped[str] = mapped_column(String(40))
     pending_joins: Mapped[list[str]] = mapped_column(JSON, default=list)
     version: Mapped[int] = mapped_column(Integer, default=1)
+    rewritten: Mapped[int] = mapped_column(Integer, default=1, server_default=text("1"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -227,6 +232,18 @@ class Game(db.Model):
 
     def record_json(self) -> dict[str, Any]:
         return {**self.header_json(), "rounds": [r.data for r in self.rounds]}
+
+
+@event.listens_for(Game, "before_update")
+def _count_rewrite(_mapper: Any, _connection: Any, game: Game) -> None:
+    """Every change to a game's row through the ORM is a rewrite: its rounds, seats, names,
+    waiting joiners, settings or deletion may have changed, so no state drawn before it is
+    the start of the record any more. The one change that is not, a round added at the
+    end, is written without the ORM (``services._append_round``) and leaves ``rewritten``
+    alone. Only a row with a change of its own is updated (and its version counted up)."""
+    session = object_session(game)
+    if session is not None and session.is_modified(game, include_collections=False):
+        game.rewritten = game.version + 1  # the version this update commits
 
 
 class Seat(db.Model):

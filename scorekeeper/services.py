@@ -4,7 +4,6 @@ the rules engine before it is written, and kept in the game's history."""
 
 from __future__ import annotations
 
-import copy
 import functools
 import hashlib
 import json
@@ -13,7 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, ParamSpec, TypeVar, overload
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached, selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -153,21 +152,19 @@ def _replayed(data: dict[str, Any]) -> tuple[Standings, int]:
 
 @dataclass(frozen=True, slots=True)
 class DrawnState:
-    """The last state of a game this worker drew: its key (``GameStamp.key``), the
-    record's JSON data it was replayed from (header and rounds, as stored), and its
-    standings."""
+    """The last state of a game this worker drew: its key (``GameStamp.key``), its
+    version and its standings."""
 
     key: str
-    header: dict[str, Any]
-    rounds: list[Any]
+    version: int
     standings: Standings
     size: int  # what the standings weigh in a cache (see REPLAY_BYTES_PER_RECORD_BYTE)
 
 
 # Per game (``game_key``), the last state drawn. A request that read the stamp of that
 # state finds its standings here without loading the rounds or hashing the record; a later
-# state whose stored record starts with the same JSON (rounds added since, on this worker
-# or another) is folded on from it (``extend``), not parsed and replayed from round 1.
+# state that only has rounds added since (``Game.rewritten``), on this worker or another,
+# is folded on from it (``extend``) reading only those rounds, not replayed from round 1.
 DRAWN_STATES = ByteBoundedCache[DrawnState](max_bytes=32 * 1024 * 1024)
 
 
@@ -178,16 +175,22 @@ def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
     are not that state (another phone saved in between) may be shown, never kept under
     the stamp's key.
 
-    Otherwise the rounds are read in one statement with the game's version at that
+    When this worker drew an earlier state of the game and nothing but rounds added at
+    the end changed since (``Game.rewritten``), only those rounds are read and folded on.
+    Otherwise all rounds are read in one statement with the game's version at that
     moment: when it is still the stamp's, nothing changed since the stamp was read (every
-    change to a record bumps it), so the seats read before were that state too. Rounds
-    added to the state this worker drew last are folded on from it."""
+    change to a record bumps it), so the seats read before were that state too."""
     if not _loaded_at(game, stamp):
         return standings_for(game), False
     kept = game_key(game.id, game.created_at)
     last = DRAWN_STATES.get(kept)
     if last is not None and last.key == stamp.key:
         return last.standings, True
+    if last is not None and game.rewritten <= last.version < stamp.version:
+        folded = _folded_on(last, game.id, stamp.version)
+        if folded is not None:
+            DRAWN_STATES.put(kept, replace(folded, key=stamp.key), folded.size)
+            return folded.standings, True
     header = game.header_json()  # the seats: read before the version is
     rows = db.session.execute(
         select(Game.version, GameRound.data)
@@ -195,38 +198,47 @@ def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
         .where(Game.id == game.id)
         .order_by(GameRound.number)
     ).all()
-    rounds = [r.data for r in rows if r.data is not None]
-    data = {**header, "rounds": rounds}
-    folded = _folded_on(last, header, rounds)
-    standings, size = folded if folded is not None else _replayed(data)
+    standings, size = _replayed({**header, "rounds": [r.data for r in rows if r.data is not None]})
     if not rows or rows[0].version != stamp.version:
         return standings, False
-    drawn = DrawnState(stamp.key, copy.deepcopy(header), rounds, standings, size)
-    DRAWN_STATES.put(kept, drawn, size)
+    DRAWN_STATES.put(kept, DrawnState(stamp.key, stamp.version, standings, size), size)
     return standings, True
 
 
-def _folded_on(
-    last: DrawnState | None, header: dict[str, Any], rounds: list[Any]
-) -> tuple[Standings, int] | None:
-    """The standings of the record ``header`` + ``rounds``, folded on from ``last``, the
-    state of the game this worker drew last, when the record starts with that state's
-    (same header, same rounds as stored); None otherwise (then it is replayed)."""
-    if last is None:
+# The game's version and its rounds after the first ``known``, in one statement.
+_ROUNDS_AFTER = (
+    select(Game.version, GameRound.number, GameRound.data)
+    .outerjoin(GameRound, (GameRound.game_id == Game.id) & (GameRound.number > bindparam("known")))
+    .where(Game.id == bindparam("game_id"))
+    .order_by(GameRound.number)
+)
+
+
+def _folded_on(last: DrawnState, game_id: int, version: int) -> DrawnState | None:
+    """The state ``version`` of the game, folded on from ``last``, an earlier state this
+    worker drew that the game's record still starts with: the rounds stored after those
+    of ``last`` are read (with the version, in one statement) and extended onto its
+    standings. None when the game is no longer at ``version`` (it is then read whole)."""
+    known = len(last.standings.record.rounds)
+    rows = db.session.execute(_ROUNDS_AFTER, {"game_id": game_id, "known": known}).all()
+    added = [r for r in rows if r.data is not None]
+    if not rows or rows[0].version != version:
         return None
-    known = len(last.rounds)
-    if known > len(rounds) or last.header != header or last.rounds != rounds[:known]:
+    if [r.number for r in added] != list(range(known + 1, known + 1 + len(added))):
         return None
     variant = last.standings.variant
     try:
-        added = [
-            parse_round(raw, number=n, variant=variant.name, card_codes=variant.card_codes)
-            for n, raw in enumerate(rounds[known:], known + 1)
+        parsed = [
+            parse_round(
+                r.data, number=r.number, variant=variant.name, card_codes=variant.card_codes
+            )
+            for r in added
         ]
-        standings = extend(last.standings, added)
+        standings = extend(last.standings, parsed)
     except RecordError:
         return None  # replayed from the start, which says what is wrong
-    return standings, last.size + REPLAY_BYTES_PER_RECORD_BYTE * len(json.dumps(rounds[known:]))
+    size = last.size + REPLAY_BYTES_PER_RECORD_BYTE * len(json.dumps([r.data for r in added]))
+    return DrawnState(last.key, version, standings, size)
 
 
 def still_at(game: Game, stamp: GameStamp) -> bool:
@@ -941,6 +953,13 @@ def save_planned_round(
     """Add or replace the planned round; everything after it is recomputed by the replay.
     Raises RecordError (naming the round it breaks), Conflict or Duplicate, writing
     nothing. The standings it makes are kept for the sheet shown after the redirect."""
+    if (
+        plan.appends
+        and not plan.round.joins
+        and not game.pending_joins
+        and expected_version in (None, game.version)
+    ):
+        return _append_round(game, plan, submission, user)
     game_id = game.id
     _check_fresh(game, expected_version, submission)
     standings = plan.standings()
@@ -973,25 +992,75 @@ def save_planned_round(
             submission=submission,
         )
     )
-    # The state about to be committed, kept for the sheet shown after the redirect and
-    # the next round: its JSON from the state it was saved onto when this worker drew
-    # that one, else from the game as loaded.
-    created_at, kept = game.created_at, game_key(game_id, game.created_at)
-    last = DRAWN_STATES.get(kept)
-    if last is not None and last.key == state_key(game_id, created_at, game.version):
-        header, rounds = last.header, list(last.rounds)
-        if action == "add":
-            rounds.append(stored)
-        else:
-            rounds[number - 1] = stored
-    else:
-        header = copy.deepcopy(game.header_json())
-        rounds = [r.to_json() for r in standings.record.rounds]
-    size = REPLAY_BYTES_PER_RECORD_BYTE * (len(after) + 40) * (len(rounds) + 1)
+    created_at = game.created_at
     version = _commit_change(game_id, submission, game)
-    now = state_key(game_id, created_at, version)
-    DRAWN_STATES.put(kept, DrawnState(now, header, rounds, standings, size), size)
+    _keep_saved(game_id, created_at, version, standings)
     return standings
+
+
+# A round added at the end counts the game's version up first, only if it is still the one
+# the round was planned on: the first write of the change, which locks the game's row as
+# ``_lock_games`` does. ``rewritten`` stays (see ``Game.rewritten``).
+_COUNT_UP = (
+    update(Game.__table__)
+    .where(Game.__table__.c.id == bindparam("game_id"))
+    .where(Game.__table__.c.version == bindparam("planned_on"))
+    .values(version=Game.__table__.c.version + 1, updated_at=bindparam("now"))
+)
+
+
+def _append_round(game: Game, plan: RoundPlan, submission: str | None, user: User) -> Standings:
+    """Add a round at the end that nobody joins in: the game's version counted up (if it is
+    still the one the round was planned on), the round and its history entry inserted, in
+    three statements and without the ORM's unit of work. Raises Duplicate or Conflict
+    (when the version moved on), writing nothing."""
+    game_id, created_at, version = game.id, game.created_at, game.version
+    standings = plan.standings()
+    stored = plan.round.to_json()
+    try:
+        counted = db.session.execute(
+            _COUNT_UP, {"game_id": game_id, "planned_on": version, "now": utcnow()}
+        ).rowcount
+        if counted == 1:
+            db.session.execute(
+                insert(GameRound.__table__),
+                {"game_id": game_id, "number": plan.number, "data": stored},
+            )
+            db.session.execute(
+                insert(Edit.__table__),
+                {
+                    "game_id": game_id,
+                    "user_id": user.id,
+                    "action": "add",
+                    "round_number": plan.number,
+                    "before": None,
+                    "after": json.dumps(stored),
+                    "submission": submission,
+                },
+            )
+            db.session.commit()
+    except IntegrityError:
+        counted = 0
+    if counted != 1:
+        db.session.rollback()
+        recorded = _recorded(game_id, submission)
+        if recorded is not False:
+            raise Duplicate(recorded)
+        raise Conflict
+    _keep_saved(game_id, created_at, version + 1, standings)
+    return standings
+
+
+def _keep_saved(game_id: int, created_at: datetime, version: int, standings: Standings) -> None:
+    """Keep the standings of the state a save committed, for the sheet shown after the
+    redirect and the next round (they were made from the state it was saved onto, which
+    the save checked was still the stored one). Their weight is guessed from the last
+    round's length."""
+    rounds = standings.record.rounds
+    last = len(json.dumps(rounds[-1].to_json())) if rounds else 0
+    size = REPLAY_BYTES_PER_RECORD_BYTE * (last + 40) * (len(rounds) + 1)
+    kept = DrawnState(state_key(game_id, created_at, version), version, standings, size)
+    DRAWN_STATES.put(game_key(game_id, created_at), kept, size)
 
 
 @transaction

@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.reports import files
 from scorekeeper.web.games.sheet import SHEET_CACHE
-from tests.web.keeper import Keeper, text_of
+from tests.web.keeper import Keeper, forms_of, text_of
 
 
 @pytest.fixture
@@ -224,32 +224,72 @@ def test_rows_loaded_after_another_phone_saved_are_shown_not_kept(
     assert len(SHEET_CACHE.local) >= 2
 
 
-@pytest.mark.parametrize("change", ["rounds added", "round 1 corrected"])
+REWRITES = [
+    "round 1 corrected",
+    "last round removed, another added",
+    "a player renamed",
+    "a player joined",
+    "the game deleted and restored",
+]
+
+
+@pytest.mark.parametrize("change", ["rounds added", *REWRITES])
 def test_a_state_drawn_here_is_folded_on_only_when_the_record_starts_with_it(
-    keeper, client, monkeypatch, change
+    app, keeper, client, monkeypatch, change
 ):
     """Rounds saved on another worker (with caches of its own) reach this worker as a
-    new state. When the stored record starts with the state this worker drew last, the
-    new rounds are folded on from it, with no replay from the first round; when an
-    earlier round was corrected meanwhile, the record is replayed. Either way the sheet
-    shows what a replay of the exported record gives."""
+    new state. When nothing but rounds added at the end changed since the state this
+    worker drew last (``Game.rewritten``), only the new rounds are read and folded on
+    from it, with no replay from the first round; after any other change in between (a
+    correction, an undo followed by a new round, a rename, a join, a delete and restore)
+    the record is replayed. Either way the sheet shows what a replay of the exported
+    record gives."""
     from scorekeeper import services
     from scorekeeper.cache import ByteBoundedCache
     from scorekeeper.rules import load_game
 
-    night = keeper.night(["Ann", "Bob", "Cy"])
-    game = keeper.game(night, "rummy", ["Ann", "Bob", "Cy"])
+    from .test_queries import counting
+
+    night = keeper.night(["Ann", "Bob", "Cy", "Dee"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"])
     assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 7}).status_code == 302
-    sheet(client, game)  # this worker draws the game after round 1
+    assert keeper.enter(game, "Bob", {"Ann": 1, "Cy": 2}).status_code == 302
+    sheet(client, game)  # this worker draws the game after round 2
     here = {name: getattr(services, name) for name in ("DRAWN_STATES",)}
     for name in here:  # another worker, with caches of its own
         monkeypatch.setattr(services, name, ByteBoundedCache(max_bytes=1 << 20))
     assert keeper.enter(game, "Bob", {"Ann": 3, "Cy": 4}).status_code == 302
-    assert keeper.enter(game, "Cy", {"Ann": 2, "Bob": 8}).status_code == 302
     if change == "round 1 corrected":
         url = f"/games/{game}/rounds/1"
         data = keeper.round_data(game, "Ann", {"Bob": 6, "Cy": 7}, number=1)
         assert client.post(url, data={**keeper.form(url)[1], **data}).status_code == 302
+    elif change == "last round removed, another added":
+        for _ in range(2):  # round 3 undone, then round 2: the record is one round shorter
+            _, hidden = keeper.form(f"/games/{game}")
+            r = client.post(f"/games/{game}/rounds/last/delete", data=hidden)
+            assert r.status_code == 302
+        assert keeper.enter(game, "Cy", {"Ann": 8, "Bob": 9}).status_code == 302
+    elif change == "a player renamed":
+        person = keeper.person_ids(night)["Bob"]
+        url = f"/nights/{night}/people/{person}"
+        assert client.post(url, data={**keeper.form(url)[1], "name": "Rob"}).status_code == 302
+    elif change == "a player joined":
+        r = keeper.post_form(f"/games/{game}/join", {"person": "Dee", "action": "add"})
+        assert r.status_code == 302
+        assert keeper.enter(game, "Cy", {"Ann": 2, "Bob": 1, "Dee": 4}).status_code == 302
+    elif change == "the game deleted and restored":
+        assert keeper.post_form(f"/games/{game}/delete", {}).status_code == 302
+        url = f"/games/{game}/restore"
+        forms = forms_of(client.get(f"/nights/{night}").get_data(as_text=True))
+        hidden = next(f.hidden() for f in forms if f.action == url)
+        assert client.post(url, data=hidden).status_code == 302
+    stored = client.get(f"/games/{game}/export.json").get_json()["rounds"]
+    form = text_of(client.get(f"/games/{game}/rounds/new"))  # as the other worker has it
+    assert f"Round {len(stored) + 1} " in form, form
+    last = {"Rob" if change == "a player renamed" else "Bob": 2, "Cy": 2}
+    if change == "a player joined":
+        last["Dee"] = 3
+    assert keeper.enter(game, "Ann", last).status_code == 302
     for name, cache in here.items():  # back on this worker
         monkeypatch.setattr(services, name, cache)
     SHEET_CACHE.clear()
@@ -257,9 +297,17 @@ def test_a_state_drawn_here_is_folded_on_only_when_the_record_starts_with_it(
     replays: list[int] = []
     replay = services.replay
     monkeypatch.setattr(services, "replay", lambda record: replays.append(1) or replay(record))
-    page = sheet(client, game)
+    with counting(app) as statements:
+        page = sheet(client, game)
     assert replays == ([] if change == "rounds added" else [1])
+    if change == "rounds added":  # only rounds 3 and 4 were read, and no seat
+        reads = [s for s in statements if "game_rounds" in s]
+        assert len(reads) == 1 and "game_rounds.number >" in reads[0], statements
+        assert not [s for s in statements if "FROM seats" in s], statements
     record = client.get(f"/games/{game}/export.json").get_json()
+    played = {"last round removed, another added": 3, "a player joined": 5}.get(change, 4)
+    assert len(record["rounds"]) == played  # each round typed after the change is added
+    assert record["rounds"][-1]["went_out"] == "Ann"
     expected = load_game(record)
     for p in expected.players:
         assert f"{p.total}" in page
