@@ -341,6 +341,7 @@ _STAMP_BY_TOKEN = (
     .where(UserSession.token == bindparam("token"), UserSession.expires_at > bindparam("now"))
     .where(*_LIVE_GAME)
 )
+_STAMP_LOADING_GAME = _STAMP_BY_TOKEN.add_columns(Game)
 _STAMP_BY_USER = (
     select(*_STAMP_COLUMNS)
     .join(Night, Night.owner_id == User.id)
@@ -371,6 +372,17 @@ def game_stamp(
     else:
         return None
     return None if row is None else GameStamp(*row)
+
+
+def game_stamp_loading(game_id: int, token: str) -> tuple[GameStamp, Game] | None:
+    """``game_stamp`` by token for a request that goes on to change the game (a form
+    sent): the same query, in the ORM session's transaction (no connection of its own),
+    loading the game's row too. The row is that of a live game of the login's user, as a
+    lean ``load_game`` would have found it."""
+    found = db.session.execute(
+        _STAMP_LOADING_GAME, {"token": token, "now": utcnow(), "game_id": game_id}
+    ).first()
+    return None if found is None else (GameStamp(*found[:-1]), found[-1])
 
 
 def login_from_stamp(stamp: GameStamp, token: str) -> User:

@@ -120,6 +120,23 @@ def counting(app: Flask) -> Iterator[list[str]]:
         event.remove(engine, "before_cursor_execute", count)
 
 
+@contextmanager
+def checkouts(app: Flask) -> Iterator[list[int]]:
+    """The connections taken from the pool meanwhile (one entry each)."""
+    taken: list[int] = []
+
+    def take(*args: Any) -> None:
+        taken.append(1)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "checkout", take)
+    try:
+        yield taken
+    finally:
+        event.remove(engine, "checkout", take)
+
+
 def fetch(client: FlaskClient, app: Flask, url: str) -> list[str]:
     with counting(app) as statements:
         r = client.get(url)
@@ -258,11 +275,21 @@ def test_a_round_saved_from_a_kept_state_reads_no_round(app: Flask, client: Flas
             hands = {f"Player {i:02d}": 0 for i in range(1, players + 1)}
             del hands[went_out]
             data = keeper.round_data(game, went_out, hands)
-            with counting(app) as post_statements:
+            with counting(app) as post_statements, checkouts(app) as connections:
                 r = client.post(url, data={**hidden, **data})
             assert r.status_code == 302, r.get_data(as_text=True)[:500]
+            assert len(connections) == 1
             with counting(app) as sheet_statements:
                 assert client.get(r.headers["Location"]).status_code == 200
+            # The stamp (with the game's row), the version counted up (which locks the
+            # row), the round and its history entry: nothing else, and no second
+            # connection (the stamp is read in the transaction that writes).
+            assert [_kind(s) for s in post_statements] == [
+                "SELECT users",
+                "UPDATE games",
+                "INSERT game_rounds",
+                "INSERT edits",
+            ], post_statements
             steps = (form_statements, post_statements, sheet_statements)
             for statements in steps:
                 read_rounds = [s for s in statements if re.search(r"FROM game_rounds", s)]
@@ -270,6 +297,58 @@ def test_a_round_saved_from_a_kept_state_reads_no_round(app: Flask, client: Flas
             counts += [len(s) for s in steps]
         per_game.append(counts)
     assert per_game[0] == per_game[1], per_game
+
+
+def _kind(statement: str) -> str:
+    """'SELECT users', 'UPDATE games', 'INSERT edits'...: the verb and the first table."""
+    verb = statement.split(None, 1)[0].upper()
+    table = re.search(r"\b(?:FROM|INTO|UPDATE)\s+(\w+)", statement)
+    return f"{verb} {table.group(1) if table else ''}"
+
+
+def test_a_round_posted_after_another_worker_saved_reads_only_the_new_rounds(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two workers take turns with a keeper's posts. The one that drew the game before
+    the other saved a round folds that round on (``Game.rewritten`` says nothing else
+    changed): it reads the rounds after those it holds (one row, not 60), no seat, and
+    the standings it keeps equal a replay of the stored record."""
+    from scorekeeper.cache import ByteBoundedCache
+
+    keeper = Keeper(client)
+    keeper.signup(EMAIL)
+    client.get("/")
+    _, game = build_game(app, players=10, rounds=60, seed=2)
+    url = f"/games/{game}/rounds/new"
+    here = services.DRAWN_STATES
+    client.get(url)  # this worker draws the game as it is
+    hands = {f"Player {i:02d}": 0 for i in range(2, 11)}
+
+    monkeypatch.setattr(services, "DRAWN_STATES", ByteBoundedCache(max_bytes=1 << 24))
+    r = client.post(
+        url, data={**keeper.form(url)[1], **keeper.round_data(game, "Player 01", hands)}
+    )
+    assert r.status_code == 302  # saved by the other worker
+    _, hidden = keeper.form(url)
+    hands = {f"Player {i:02d}": 0 for i in range(1, 11) if i != 2}
+    data = {**hidden, **keeper.round_data(game, "Player 02", hands)}
+    monkeypatch.setattr(services, "DRAWN_STATES", here)
+
+    with counting(app) as statements:
+        r = client.post(url, data=data)
+    assert r.status_code == 302, r.get_data(as_text=True)[:500]
+    assert [_kind(s) for s in statements] == [
+        "SELECT users",
+        "SELECT games",  # the version and the rounds after the 60 this worker holds
+        "UPDATE games",
+        "INSERT game_rounds",
+        "INSERT edits",
+    ], statements
+    assert "game_rounds.number >" in statements[1]
+    record = client.get(f"/games/{game}/export.json").get_json()
+    assert len(record["rounds"]) == 62
+    kept = [drawn.standings for drawn, _ in here._entries.values()]
+    assert load_game(record) in kept
 
 
 def test_every_change_to_a_game_locks_its_row_before_writing(

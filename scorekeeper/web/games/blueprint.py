@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, g, session
+from flask import Blueprint, abort, g, request, session
 from flask_login import current_user, login_required
 
 from ... import services
@@ -17,6 +17,9 @@ bp = Blueprint("games", __name__)
 
 
 def game_or_404(game_id: int, *, deleted: bool = False, eager: bool = True) -> Game:
+    stamped: Game | None = g.get("stamped_game")
+    if stamped is not None and stamped.id == game_id and not (eager or deleted):
+        return stamped  # loaded with the stamp, in this transaction (``owned_stamp``)
     game = services.load_game(game_id, current_user, deleted=deleted, eager=eager)
     if game is None:
         abort(404)
@@ -26,10 +29,11 @@ def game_or_404(game_id: int, *, deleted: bool = False, eager: bool = True) -> G
 def owned_stamp(game_id: int) -> services.GameStamp | None:
     """The session's login and the state of its keeper's game, in one query on a
     connection of its own (no ORM session, no ``User`` built): enough for a 304 or a
-    cached document. ``current_user``, when a view asks for it, is then made from the same
-    row (``web.load_user``). None when the session holds no login, or the game is not
-    theirs or is gone: the caller then takes the ordinary path (the login redirect, a
-    404), which decides what to answer."""
+    cached document; a form sent (POST) reads it in the ORM session it goes on with.
+    ``current_user``, when a view asks for it, is then made from the same row
+    (``web.load_user``). None when the session holds no login, or the game is not theirs
+    or is gone: the caller then takes the ordinary path (the login redirect, a 404),
+    which decides what to answer."""
     if "_login_user" in g:  # the user was loaded already in this request
         if not current_user.is_authenticated:
             return None
@@ -37,7 +41,11 @@ def owned_stamp(game_id: int) -> services.GameStamp | None:
     token = session.get("_user_id")
     if not isinstance(token, str) or not 0 < len(token) <= TOKEN_MAX:
         return None
-    stamp = services.game_stamp(game_id, token=token)
+    if request.method == "POST":  # it goes on to change the game, in the ORM session
+        found = services.game_stamp_loading(game_id, token)
+        stamp, g.stamped_game = found if found is not None else (None, None)
+    else:
+        stamp = services.game_stamp(game_id, token=token)
     if stamp is not None:
         g.stamp_login = (token, stamp)
     return stamp
