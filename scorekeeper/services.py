@@ -220,7 +220,8 @@ def _folded_on(last: DrawnState, game_id: int, version: int) -> DrawnState | Non
     of ``last`` are read (with the version, in one statement) and extended onto its
     standings. None when the game is no longer at ``version`` (it is then read whole)."""
     known = len(last.standings.record.rounds)
-    rows = db.session.execute(_ROUNDS_AFTER, {"game_id": game_id, "known": known}).all()
+    params = {"game_id": game_id, "known": known}
+    rows = db.session.connection().execute(_ROUNDS_AFTER, params).all()
     added = [r for r in rows if r.data is not None]
     if not rows or rows[0].version != version:
         return None
@@ -1021,6 +1022,10 @@ _COUNT_UP = (
 )
 
 
+_ADD_ROUND = insert(GameRound.__table__).inline()  # no RETURNING: its id is not needed
+_ADD_EDIT = insert(Edit.__table__).inline()
+
+
 def _append_round(game: Game, plan: RoundPlan, submission: str | None, user: User) -> Standings:
     """Add a round at the end that nobody joins in: the game's version counted up (if it is
     still the one the round was planned on), the round and its history entry inserted, in
@@ -1030,16 +1035,14 @@ def _append_round(game: Game, plan: RoundPlan, submission: str | None, user: Use
     standings = plan.standings()
     stored = plan.round.to_json()
     try:
-        counted = db.session.execute(
+        conn = db.session.connection()  # the session's transaction, without the ORM
+        counted = conn.execute(
             _COUNT_UP, {"game_id": game_id, "planned_on": version, "now": utcnow()}
         ).rowcount
         if counted == 1:
-            db.session.execute(
-                insert(GameRound.__table__),
-                {"game_id": game_id, "number": plan.number, "data": stored},
-            )
-            db.session.execute(
-                insert(Edit.__table__),
+            conn.execute(_ADD_ROUND, {"game_id": game_id, "number": plan.number, "data": stored})
+            conn.execute(
+                _ADD_EDIT,
                 {
                     "game_id": game_id,
                     "user_id": user.id,
