@@ -96,7 +96,12 @@ from sqlalchemy import create_engine, text
 
 app = Flask(__name__)
 app.secret_key = os.environ["SCOREKEEPER_SECRET_KEY"]
-engine = create_engine(os.environ["SCOREKEEPER_SQLALCHEMY_DATABASE_URI"], pool_pre_ping=True)
+# --floor-reads autocommit: the read the app's one-query answers make (no BEGIN, no
+# ROLLBACK); transaction: SQLAlchemy's default connection.
+isolation = {"isolation_level": "AUTOCOMMIT"} if os.environ.get("FLOOR_AUTOCOMMIT") else {}
+engine = create_engine(
+    os.environ["SCOREKEEPER_SQLALCHEMY_DATABASE_URI"], pool_pre_ping=True, **isolation
+)
 QUERY = text("SELECT id, email FROM users WHERE id = :id")
 
 
@@ -617,6 +622,14 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=0, help="default: --workers")
     parser.add_argument("--client", choices=["wrk", "python"], default=None)
     parser.add_argument("--only", nargs="*", default=[], help="scenarios to run (default all)")
+    parser.add_argument(
+        "--floor-reads",
+        choices=["autocommit", "transaction"],
+        default="transaction",
+        help="how the floor's query runs: in SQLAlchemy's default transaction (the floor "
+        "issue 12 defines, the default), or in autocommit, as the app's one-query answers "
+        "read (a stricter floor)",
+    )
     args = parser.parse_args()
     connections = args.connections or args.workers
     client = args.client or ("wrk" if shutil.which("wrk") else "python")
@@ -635,8 +648,9 @@ def main() -> None:
                            tmp / "app.log")  # fmt: skip
             base = Gunicorn("baseline_app:app", app_env(db_url), args.workers,
                             tmp / "baseline.log")  # fmt: skip
-            floor = Gunicorn("floor_app:app", app_env(db_url), args.workers,
-                             tmp / "floor.log")  # fmt: skip
+            autocommit = "1" if args.floor_reads == "autocommit" else ""
+            floor = Gunicorn("floor_app:app", {**app_env(db_url), "FLOOR_AUTOCOMMIT": autocommit},
+                             args.workers, tmp / "floor.log")  # fmt: skip
             try:
                 app.start(ROOT)
                 base.start(tmp)
@@ -644,7 +658,8 @@ def main() -> None:
                 print(
                     f"Servers: gunicorn {args.workers} sync workers each, app on {engine}; "
                     f"client {client}, {connections} connections, {args.duration:g} s per "
-                    f"measurement, best of {args.repeats}"
+                    f"measurement, best of {args.repeats}; the floor reads in "
+                    f"{args.floor_reads}"
                 )
                 fx = prepare(app.port, connections, args.repeats)
                 backends = Backends(None if args.sqlite else db_url)
