@@ -2,13 +2,16 @@
 
     PYTHONPATH=. .venv/bin/python -P benchmarks/http_load.py [--sqlite] [--duration 8] [--repeats 2]
         [--workers N] [--connections N] [--client wrk|python] [--only sheet conditional ...]
+        [--floor-reads transaction|autocommit]
 
 Starts, in one run and on one machine, three gunicorn servers with the same flags (sync
 workers, ``--workers N``, loopback): the app (``scorekeeper:create_app()``) on a fresh
 PostgreSQL database (``--sqlite``: a SQLite file), migrated with ``flask db upgrade``; the
 baseline, a Flask app whose only route returns a constant string for any path and method;
 and the floor, a Flask app that reads the same signed session cookie and runs one
-primary-key SELECT on the same database (what any page of the app must do at least). One
+primary-key SELECT on the same database (what any page of the app must do at least; in
+SQLAlchemy's default transaction, or with ``--floor-reads autocommit`` in autocommit, as
+the app's one-query answers read: a stricter floor). One
 load generator (``wrk`` when installed, else a threaded Python client; the same one for
 every server) then drives, for a fixed duration each:
 
