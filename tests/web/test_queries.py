@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from typing import Any
@@ -105,36 +105,31 @@ def build_game(app: Flask, players: int, rounds: int, seed: int) -> tuple[int, i
 
 
 @contextmanager
-def counting(app: Flask) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        statements.append(statement)
-
+def listening(app: Flask, name: str, listener: Callable[..., None]) -> Iterator[None]:
+    """``listener`` on the app's engine event ``name`` meanwhile."""
     with app.app_context():
         engine = db.engine
-    event.listen(engine, "before_cursor_execute", count)
+    event.listen(engine, name, listener)
     try:
-        yield statements
+        yield
     finally:
-        event.remove(engine, "before_cursor_execute", count)
+        event.remove(engine, name, listener)
+
+
+@contextmanager
+def counting(app: Flask) -> Iterator[list[str]]:
+    """The statements sent meanwhile."""
+    statements: list[str] = []
+    with listening(app, "before_cursor_execute", lambda c, cur, s, *a: statements.append(s)):
+        yield statements
 
 
 @contextmanager
 def checkouts(app: Flask) -> Iterator[list[int]]:
     """The connections taken from the pool meanwhile (one entry each)."""
     taken: list[int] = []
-
-    def take(*args: Any) -> None:
-        taken.append(1)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "checkout", take)
-    try:
+    with listening(app, "checkout", lambda *args: taken.append(1)):
         yield taken
-    finally:
-        event.remove(engine, "checkout", take)
 
 
 def fetch(client: FlaskClient, app: Flask, url: str) -> list[str]:
@@ -246,18 +241,13 @@ def test_one_query_answers_read_in_autocommit(app: Flask, client: FlaskClient) -
         status = getattr(info, "transaction_status", None)
         open_after.append(dbapi.in_transaction if status is None else status.name != "IDLE")
 
-    with app.app_context():
-        engine = db.engine
     # (SQLAlchemy still says "rollback" when such a connection closes; psycopg sends
     # nothing then, and keeps its prepared statements, when no transaction is open.)
-    event.listen(engine, "after_cursor_execute", after)
-    try:
+    with listening(app, "after_cursor_execute", after):
         assert client.get(f"/games/{game}", headers={"If-None-Match": etag}).status_code == 304
         assert client.get(f"/games/{game}/sheet.pdf").status_code == 200
         phone = app.test_client()
         assert phone.get(live, headers={"If-None-Match": live_etag}).status_code == 304
-    finally:
-        event.remove(engine, "after_cursor_execute", after)
     assert open_after == [False, False, False]
 
 
