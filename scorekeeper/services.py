@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from typing import Any, ParamSpec, TypeVar, overload
+from typing import Any, NoReturn, ParamSpec, TypeVar, overload
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -187,9 +187,9 @@ def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
     if last is not None and last.key == stamp.key:
         return last.standings, True
     if last is not None and game.rewritten <= last.version < stamp.version:
-        folded = _folded_on(last, game.id, stamp.version)
+        folded = _folded_on(last, game.id, stamp)
         if folded is not None:
-            DRAWN_STATES.put(kept, replace(folded, key=stamp.key), folded.size)
+            DRAWN_STATES.put(kept, folded, folded.size)
             return folded.standings, True
     header = game.header_json()  # the seats: read before the version is
     rows = db.session.execute(
@@ -214,16 +214,17 @@ _ROUNDS_AFTER = (
 )
 
 
-def _folded_on(last: DrawnState, game_id: int, version: int) -> DrawnState | None:
-    """The state ``version`` of the game, folded on from ``last``, an earlier state this
-    worker drew that the game's record still starts with: the rounds stored after those
-    of ``last`` are read (with the version, in one statement) and extended onto its
-    standings. None when the game is no longer at ``version`` (it is then read whole)."""
+def _folded_on(last: DrawnState, game_id: int, stamp: GameStamp) -> DrawnState | None:
+    """The state ``stamp`` names, folded on from ``last``, an earlier state of the game
+    this worker drew that its record still starts with: the rounds stored after those of
+    ``last`` are read (with the version, in one statement) and extended onto its
+    standings. None when the game is no longer at the stamp's version (it is then read
+    whole)."""
     known = len(last.standings.record.rounds)
     params = {"game_id": game_id, "known": known}
     rows = db.session.connection().execute(_ROUNDS_AFTER, params).all()
     added = [r for r in rows if r.data is not None]
-    if not rows or rows[0].version != version:
+    if not rows or rows[0].version != stamp.version:
         return None
     if [r.number for r in added] != list(range(known + 1, known + 1 + len(added))):
         return None
@@ -239,7 +240,7 @@ def _folded_on(last: DrawnState, game_id: int, version: int) -> DrawnState | Non
     except RecordError:
         return None  # replayed from the start, which says what is wrong
     size = last.size + REPLAY_BYTES_PER_RECORD_BYTE * len(json.dumps([r.data for r in added]))
-    return DrawnState(last.key, version, standings, size)
+    return DrawnState(stamp.key, stamp.version, standings, size)
 
 
 def still_at(game: Game, stamp: GameStamp) -> bool:
@@ -765,12 +766,18 @@ def _commit_change(game_id: int, submission: str | None, game: Game | None = Non
         version = None if game is None else game.version  # counted up by the flush
         db.session.commit()
     except (IntegrityError, StaleDataError):
-        db.session.rollback()
-        recorded = _recorded(game_id, submission)
-        if recorded is not False:
-            raise Duplicate(recorded) from None
-        raise Conflict from None
+        _refuse(game_id, submission)
     return version
+
+
+def _refuse(game_id: int, submission: str | None) -> NoReturn:
+    """A change that found the game moved on writes nothing and raises Duplicate, when
+    its submission was recorded already (a double tap or a retry), else Conflict."""
+    db.session.rollback()
+    recorded = _recorded(game_id, submission)
+    if recorded is not False:
+        raise Duplicate(recorded) from None
+    raise Conflict from None
 
 
 def _check_fresh(game: Game, expected_version: int | None, submission: str | None) -> None:
@@ -1007,7 +1014,7 @@ def save_planned_round(
     )
     created_at = game.created_at
     version = _commit_change(game_id, submission, game)
-    _keep_saved(game_id, created_at, version, standings)
+    _keep_saved(game_id, created_at, version, standings, len(after))
     return standings
 
 
@@ -1034,6 +1041,7 @@ def _append_round(game: Game, plan: RoundPlan, submission: str | None, user: Use
     game_id, created_at, version = game.id, game.created_at, game.version
     standings = plan.standings()
     stored = plan.round.to_json()
+    after = json.dumps(stored)
     try:
         conn = db.session.connection()  # the session's transaction, without the ORM
         counted = conn.execute(
@@ -1049,7 +1057,7 @@ def _append_round(game: Game, plan: RoundPlan, submission: str | None, user: Use
                     "action": "add",
                     "round_number": plan.number,
                     "before": None,
-                    "after": json.dumps(stored),
+                    "after": after,
                     "submission": submission,
                 },
             )
@@ -1057,23 +1065,19 @@ def _append_round(game: Game, plan: RoundPlan, submission: str | None, user: Use
     except IntegrityError:
         counted = 0
     if counted != 1:
-        db.session.rollback()
-        recorded = _recorded(game_id, submission)
-        if recorded is not False:
-            raise Duplicate(recorded)
-        raise Conflict
-    _keep_saved(game_id, created_at, version + 1, standings)
+        _refuse(game_id, submission)
+    _keep_saved(game_id, created_at, version + 1, standings, len(after))
     return standings
 
 
-def _keep_saved(game_id: int, created_at: datetime, version: int, standings: Standings) -> None:
+def _keep_saved(
+    game_id: int, created_at: datetime, version: int, standings: Standings, round_bytes: int
+) -> None:
     """Keep the standings of the state a save committed, for the sheet shown after the
     redirect and the next round (they were made from the state it was saved onto, which
-    the save checked was still the stored one). Their weight is guessed from the last
-    round's length."""
-    rounds = standings.record.rounds
-    last = len(json.dumps(rounds[-1].to_json())) if rounds else 0
-    size = REPLAY_BYTES_PER_RECORD_BYTE * (last + 40) * (len(rounds) + 1)
+    the save checked was still the stored one). Their weight is guessed from the saved
+    round's stored length."""
+    size = REPLAY_BYTES_PER_RECORD_BYTE * (round_bytes + 40) * (len(standings.record.rounds) + 1)
     kept = DrawnState(state_key(game_id, created_at, version), version, standings, size)
     DRAWN_STATES.put(game_key(game_id, created_at), kept, size)
 

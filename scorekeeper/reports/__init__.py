@@ -17,7 +17,14 @@ and for the payout summary page, ``night_summary_context(...)`` rendered with
 ``{% include "reports/_summary.html" %}`` (it needs only ``summary``).
 """
 
-from .files import cached_pdf, pdf_cache_key, pdf_filename, slugify, template_version
+from .files import (
+    cached_pdf,
+    cached_state_pdf,
+    pdf_cache_key,
+    pdf_filename,
+    slugify,
+    template_version,
+)
 from .pdf import (
     LocalFetcher,
     blank_sheet_pdf,
@@ -33,6 +40,7 @@ __all__ = [
     "NightSummary",
     "blank_sheet_pdf",
     "cached_pdf",
+    "cached_state_pdf",
     "game_sheet_pdf",
     "night_summary_context",
     "night_summary_pdf",

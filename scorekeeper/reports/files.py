@@ -91,14 +91,18 @@ class PdfCache:
         self.documents = DocumentCache("pdf", max_bytes, max_entries)
         self._cache: ByteBoundedCache[bytes] = self.documents.local
 
-    def get(
-        self, key: str, render: Callable[[], bytes], keep: Callable[[], bool] = lambda: True
-    ) -> bytes:
+    def get(self, key: str, render: Callable[[], bytes]) -> bytes:
+        """The PDF for ``key``, or ``render()`` it and keep it."""
+        return self.get_drawn(key, lambda: (render(), True))
+
+    def get_drawn(self, key: str, render: Callable[[], tuple[bytes, bool]]) -> bytes:
+        """The PDF for ``key``, or the one ``render()`` makes, kept only when it also says
+        the PDF shows what the key names."""
         # Rendered outside the lock: two threads may render the same key once each.
         found: bytes | None = self.documents.get(key)
         if found is None:
-            found = render()
-            if keep():
+            found, keep = render()
+            if keep:
                 self.documents.put(key, found, len(found))
         return found
 
@@ -123,16 +127,20 @@ class PdfCache:
 PDF_CACHE = PdfCache()
 
 
-def cached_pdf(
-    key: str, render: Callable[[], bytes], *, keep: Callable[[], bool] = lambda: True
-) -> bytes:
+def cached_pdf(key: str, render: Callable[[], bytes]) -> bytes:
     """The PDF for ``key`` from the in-process cache, or ``render()`` it and keep it.
 
     The key must change whenever the document would: build it with :func:`pdf_cache_key`,
     which hashes the record, the paper, the labels and the template version (a hash of the
     print templates and CSS). A game that gets a new round has a new record, hence a new
     key; the cache holds at most 64 PDFs and 32 MiB, least recently used out first.
-    A rendered PDF is kept only when ``keep()``, asked after rendering, says it shows
-    what the key names.
     """
-    return PDF_CACHE.get(key, render, keep)
+    return PDF_CACHE.get(key, render)
+
+
+def cached_state_pdf(key: str, render: Callable[[], tuple[bytes, bool]]) -> bytes:
+    """:func:`cached_pdf` for a document drawn from a game's stored state, which may
+    have moved on since its key was read: ``render()`` gives the PDF and whether it was
+    drawn from the very state the key names (see ``services.standings_at``); only then
+    is it kept."""
+    return PDF_CACHE.get_drawn(key, render)

@@ -11,6 +11,7 @@ from .. import services
 from ..reports import (
     blank_sheet_pdf,
     cached_pdf,
+    cached_state_pdf,
     game_sheet_pdf,
     pdf_cache_key,
     pdf_filename,
@@ -49,15 +50,12 @@ def game_sheet(game_id: int) -> Response:
     labels = _labels(stamp)
     key = pdf_cache_key("sheet", stamp.key, paper=stamp.paper, **labels)
 
-    exact: list[bool] = []  # drawn from the state the key names (see standings_at)
-
-    def render() -> bytes:
+    def render() -> tuple[bytes, bool]:
         game = game_or_404(game_id, eager=False)
-        standings, at_stamp = services.standings_at(game, stamp)
-        exact.append(at_stamp)
-        return game_sheet_pdf(standings, paper=stamp.paper, **labels)
+        standings, exact = services.standings_at(game, stamp)
+        return game_sheet_pdf(standings, paper=stamp.paper, **labels), exact
 
-    body = cached_pdf(key, render, keep=lambda: all(exact))
+    body = cached_state_pdf(key, render)
     name = pdf_filename(
         "sheet", variant=stamp.variant, night_name=stamp.night_name, date=labels["date"]
     )
@@ -72,15 +70,14 @@ def blank_sheet(game_id: int) -> Response:
     labels = _labels(stamp)
     key = pdf_cache_key("blank", stamp.key, paper=stamp.paper, **labels)
 
-    exact: list[bool] = []
-
-    def render() -> bytes:
+    def render() -> tuple[bytes, bool]:
         game = game_or_404(game_id, eager=False)
         players = [s.person.name for s in game.seats]
-        exact.append(services.still_at(game, stamp))
-        return blank_sheet_pdf(game.variant, players, game.settings, paper=stamp.paper, **labels)
+        exact = services.still_at(game, stamp)
+        pdf = blank_sheet_pdf(game.variant, players, game.settings, paper=stamp.paper, **labels)
+        return pdf, exact
 
-    body = cached_pdf(key, render, keep=lambda: all(exact))
+    body = cached_state_pdf(key, render)
     name = pdf_filename(
         "blank", variant=stamp.variant, night_name=stamp.night_name, date=labels["date"]
     )
