@@ -1,14 +1,15 @@
 """Forms (Flask-WTF: every form carries a CSRF token) and the parsing of what people type:
-money as ``2.50``, points as ``12+7+5``, hands as cards ``K 7 JK``."""
+points as ``12+7+5``, hands as cards ``K 7 JK`` (money: ``rules.money.parse_money``)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 from datetime import date
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from babel import Locale
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -37,40 +38,43 @@ from wtforms.validators import (
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from .rules.cards import normalise_code
+from .rules.money import parse_money
 from .rules.record import MAX_HAND_POINTS, MAX_NAME_LENGTH
-from .rules.settings import MAX_MONEY_CENTS
 
-CURRENCIES = ("USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "JPY", "MXN")
+# ISO 4217 codes; amounts are kept in each one's minor unit (JPY and KRW have none, KWD
+# and BHD have thousandths).
+CURRENCIES = (
+    "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "JPY", "MXN",
+    "KRW", "KWD", "BHD",
+)  # fmt: skip
+# The locales a night's money may be written in (Babel identifiers), with their names.
+LOCALES = (
+    "en", "en_GB", "en_CA", "en_AU", "de", "de_CH", "fr", "fr_CA", "es", "es_MX", "it",
+    "nl", "pt", "sv", "da", "nb", "fi", "pl", "ja", "ko",
+)  # fmt: skip
+MAX_ID = 2**31 - 1  # ids are INTEGER columns
+
+
+@functools.cache
+def locale_names() -> dict[str, str]:
+    """Each locale a night's money may be written in, by its name in its own language."""
+    return {code: Locale.parse(code).display_name or code for code in LOCALES}
+
+
+def locale_choices() -> list[SelectChoice]:
+    return options(list(locale_names().items()))
+
+
+def preferred_locale(accepted: Any) -> str:
+    """The locale of ours that a browser's Accept-Language prefers (werkzeug's
+    ``request.accept_languages``), else English."""
+    tags = {code.replace("_", "-"): code for code in LOCALES}
+    best = accepted.best_match(list(tags), default="en")
+    return tags.get(best, "en")
 
 
 def options(pairs: list[tuple[str, str]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
-
-
-def parse_money(text: str | None) -> int:
-    """``"2.50"`` or ``"$2"`` -> 250 cents; refuses negatives and fractions of a cent."""
-    raw = (text or "").strip().replace("$", "").replace("€", "").replace("£", "")
-    raw = raw.replace(",", ".") if raw.count(",") == 1 and "." not in raw else raw
-    if raw == "":
-        if (text or "").strip():  # only currency signs, such as "$$"
-            raise ValueError(f"{text!r} is not an amount: write it like 2.50")
-        return 0
-    try:
-        amount = Decimal(raw)
-    except InvalidOperation:
-        raise ValueError(f"{text!r} is not an amount: write it like 2.50") from None
-    if not amount.is_finite():
-        raise ValueError(f"{text!r} is not an amount: write it like 2.50")
-    if amount < 0:
-        raise ValueError("an amount must be 0 or more")
-    if amount.adjusted() > 12:  # 1e999999999 would overflow the arithmetic below
-        raise ValueError("that amount is more than this app will hold")
-    cents = amount * 100
-    if cents != cents.to_integral_value():
-        raise ValueError("an amount has at most two decimals (cents)")
-    if cents > MAX_MONEY_CENTS:
-        raise ValueError("that amount is more than this app will hold")
-    return int(cents)
 
 
 def no_control_characters(what: str) -> Any:
@@ -87,10 +91,6 @@ def no_control_characters(what: str) -> Any:
 
 def _strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
-
-
-def money_text(cents: int) -> str:
-    return f"{cents // 100}.{cents % 100:02d}"
 
 
 _CARD_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK", "W")
@@ -242,6 +242,13 @@ class NightForm(OneTimeForm):
         validate_choice=False,
         validators=[AnyOf(CURRENCIES, message="Choose a currency from the list.")],
     )
+    locale = SelectField(
+        "Money written as",
+        choices=[],
+        default="en",
+        validate_choice=False,
+        validators=[AnyOf(LOCALES, message="Choose how money is written from the list.")],
+    )
     paper = SelectField(
         "Paper",
         choices=options([("A4", "A4"), ("Letter", "US Letter")]),
@@ -310,3 +317,90 @@ class WholeRange(NumberRange):
 
 class ImportForm(OneTimeForm):
     record = TextAreaField("Game record (JSON)", validators=[Optional(), Length(max=1_000_000)])
+
+
+# -------------------------------------------------------------- numbers and money ---
+def checked_whole(raw: object, *, high: int = MAX_ID, low: int = 1) -> int | None:
+    """A whole number a page posts (an id, an amount in minor units): ASCII digits only
+    (``"²".isdigit()`` is True in Python, and ``int("٣")`` is 3), within ``low..high``;
+    None for anything else."""
+    if not isinstance(raw, str) or not re.fullmatch(r"[0-9]{1,19}", raw):
+        return None
+    number = int(raw)
+    return number if low <= number <= high else None
+
+
+class WholeField(HiddenField):
+    """A whole number the page itself sends (an id, an amount in minor units), checked by
+    :func:`checked_whole`; ``number`` holds it once valid."""
+
+    def __init__(self, *args: Any, high: int = MAX_ID, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.high = high
+        self.number: int | None = None
+
+    def pre_validate(self, form: Any) -> None:
+        self.number = checked_whole(self.data, high=self.high)
+        if self.number is None:
+            raise ValidationError("That is not one of the choices offered: reload the page.")
+
+
+class MoneyField(StringField):
+    """An amount typed as ``2.50`` (or ``$2``, ``2,50``; ``500`` yen), held in the minor
+    unit of the form's ``currency`` (``rules.money.parse_money``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("render_kw", {"inputmode": "decimal", "autocomplete": "off"})
+        super().__init__(*args, validators=[Optional(), Length(max=24)], **kwargs)
+        self.cents: int | None = None
+
+    def pre_validate(self, form: Any) -> None:
+        self.cents = None
+        try:
+            self.cents = parse_money(self.data, form.currency)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+
+    @property
+    def value(self) -> int | None:
+        return self.cents
+
+
+class TransferForm(OneTimeForm):
+    """Mark a transfer still to pay as paid, or write it off, as the page showed it."""
+
+    payer = WholeField()
+    payee = WholeField()
+    amount = WholeField(high=10**15)
+    action = HiddenField(validators=[AnyOf(("payment", "write_off"))], default="payment")
+
+
+class PaymentForm(OneTimeForm):
+    """Any payment between two of the night's people (partial, cash, or more than owed)."""
+
+    payer = SelectField("Who paid", validate_choice=True)
+    payee = SelectField("Paid to", validate_choice=True)
+    amount = MoneyField(
+        "Amount", description="Paid more than was owed? The difference shows as owed back."
+    )
+
+    def setup(self, parties: list[tuple[int, str]], currency: str) -> None:
+        self.currency = currency
+        choices = options([(str(rid), name) for rid, name in parties])
+        self.payer.choices = choices
+        self.payee.choices = choices
+
+    def ids(self) -> tuple[int, int]:
+        return int(self.payer.data), int(self.payee.data)
+
+
+class CarryForm(OneTimeForm):
+    target = SelectField("Carry what is still to pay into", validate_choice=True)
+
+
+class StepForm(FlaskForm):
+    unit = SelectField("Settle", validate_choice=True)
+
+
+class LocaleForm(FlaskForm):
+    locale = SelectField("Money written as", validate_choice=True)

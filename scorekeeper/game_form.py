@@ -21,36 +21,14 @@ from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, Field, HiddenField, IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
-from .forms import OneTimeForm, WholeRange, money_text, options, parse_money
+from .forms import MoneyField, OneTimeForm, WholeRange, options
 from .rules import RecordError, Settings, Variant, name_key
+from .rules.money import decimal_text
 from .rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
 from .rules.settings import SettingSpec
 
 
 # -------------------------------------------------------------------- fields by kind ---
-class MoneyField(StringField):
-    """An amount typed as ``2.50`` (or ``$2``, ``2,50``), held as whole cents."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("render_kw", {"inputmode": "decimal", "autocomplete": "off"})
-        super().__init__(*args, validators=[Optional(), Length(max=12)], **kwargs)
-        self.cents: int | None = None
-
-    def pre_validate(self, form: Any) -> None:
-        self.cents = None
-        try:
-            self.cents = parse_money(self.data)
-        except ValueError as exc:
-            raise ValidationError(str(exc)) from None
-
-    def show(self, cents: int) -> None:
-        self.data = money_text(cents)
-
-    @property
-    def value(self) -> int | None:
-        return self.cents
-
-
 class PotSplitField(StringField):
     """Whole percentages for 1st, 2nd, ... typed as ``70/30`` (or ``70 30``, ``70%,30%``)."""
 
@@ -141,8 +119,10 @@ def _value(spec: SettingSpec, fld: Any) -> Any:
     return fld.data
 
 
-def _show(spec: SettingSpec, fld: Any, value: Any) -> None:
-    if spec.kind in {"money", "split", "wholes"}:
+def _show(spec: SettingSpec, fld: Any, value: Any, currency: str) -> None:
+    if spec.kind == "money":
+        fld.data = decimal_text(value, currency)
+    elif spec.kind in {"split", "wholes"}:
         fld.show(value)
     elif spec.kind == "choice":
         fld.data = str(value)
@@ -240,9 +220,13 @@ class NewGameForm(OneTimeForm):
     game_variant: Variant
     seating: SeatingForm
     general: list[str]
+    currency: str  # the night's: money fields are typed in it
 
-    def setup(self, variant: Variant, people: Sequence[Any], source: Any | None) -> None:
+    def setup(
+        self, variant: Variant, people: Sequence[Any], source: Any | None, currency: str
+    ) -> None:
         self.game_variant = variant
+        self.currency = currency
         self.general = []
         self.first_dealer.choices = options(
             [("", "Draw for it")] + [(p.name, p.name) for p in people]
@@ -252,7 +236,10 @@ class NewGameForm(OneTimeForm):
         else:
             self.seating = SeatingForm.prefilled(people, source)
             same = source is not None and source.variant == variant.name
-            self.show_settings(variant.parse_settings(dict(source.settings) if same else {}))
+            defaults = {"currency": currency}
+            self.show_settings(
+                variant.parse_settings({**source.settings, **defaults} if same else defaults)
+            )
         self._people = {name_key(p.name) for p in people}
 
     @property
@@ -261,7 +248,7 @@ class NewGameForm(OneTimeForm):
 
     def show_settings(self, settings: Settings) -> None:
         for spec in self.game_variant.form_settings:
-            _show(spec, self[spec.key], getattr(settings, spec.key))
+            _show(spec, self[spec.key], getattr(settings, spec.key), self.currency)
 
     def validate(self, extra_validators: Any = None) -> bool:
         fields_ok = super().validate(extra_validators)
@@ -322,7 +309,9 @@ def new_game_form_class(variant_name: str) -> type[NewGameForm]:
     return type(f"New{variant.name.title()}GameForm", (NewGameForm,), attrs)
 
 
-def new_game_form(variant: Variant, people: Sequence[Any], source: Any | None) -> NewGameForm:
+def new_game_form(
+    variant: Variant, people: Sequence[Any], source: Any | None, currency: str
+) -> NewGameForm:
     form = new_game_form_class(variant.name)(variant=variant.name)
-    form.setup(variant, people, source)
+    form.setup(variant, people, source, currency)
     return form

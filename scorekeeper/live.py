@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, union
+from sqlalchemy import bindparam, func, or_, select, union
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -31,15 +31,14 @@ from .extensions import db, reading
 from .models import (
     LIVE_TOKEN_BYTES,
     LIVE_TOKEN_MAX,
-    Carry,
     Game,
+    LedgerEntry,
     LiveLink,
     Night,
     PaymentHandle,
     Person,
     Regular,
     Seat,
-    TransferMark,
     utcnow,
 )
 from .services import Conflict, transaction
@@ -126,13 +125,15 @@ def _commit() -> None:
 # ------------------------------------------------------------------ the players ---
 @dataclass(frozen=True, slots=True)
 class GameStamp:
-    """The state a game link shows: the link, the game's version, the night's name."""
+    """The state a game link shows: the link, the game's version, the night's name (and
+    how it writes money: changing that bumps the game's version)."""
 
     link_id: int
     game_id: int
     version: int
     created_at: datetime
     night_name: str
+    locale: str
 
     @property
     def tag(self) -> str:
@@ -144,7 +145,7 @@ class GameStamp:
 
 
 _GAME_BY_TOKEN = (
-    select(LiveLink.id, Game.id, Game.version, Game.created_at, Night.name)
+    select(LiveLink.id, Game.id, Game.version, Game.created_at, Night.name, Night.locale)
     .join(Game, Game.id == LiveLink.game_id)
     .join(Night, Night.id == Game.night_id)
     .where(
@@ -175,8 +176,8 @@ def _first(statement: Any, values: dict[str, Any]) -> Any:
 @dataclass(frozen=True, slots=True)
 class NightStamp:
     """The state a night link shows, as one digest: the night's own fields, every game's
-    version (deleted ones too: a delete or restore bumps it), the marks, the carried
-    debts, the people and their ways to pay."""
+    version (deleted ones too: a delete or restore bumps it), the ledger entries (and
+    whether the other night of each carry lives), the people and their ways to pay."""
 
     link_id: int
     night_id: int
@@ -188,8 +189,10 @@ class NightStamp:
 
 
 # Each part of what the night's page shows, as a number that changes whenever it does:
-# versions only grow, marks and carries are only added (or written off), people are added
-# or moved to another regular (a merge).
+# versions only grow; ledger entries are only added or undone, and a carry counts while
+# both of its nights live; people are added or moved to another regular (a merge).
+_ENTRIES = or_(LedgerEntry.night_id == Night.id, LedgerEntry.to_night_id == Night.id)
+_OTHER_NIGHT = Night.__table__.alias("other_night")
 _NIGHT_BY_TOKEN = (
     select(
         LiveLink.id,
@@ -197,6 +200,7 @@ _NIGHT_BY_TOKEN = (
         Night.name,
         Night.played_on,
         Night.currency,
+        Night.locale,
         Night.settle_unit,
         select(func.coalesce(func.sum(Game.version), 0))
         .where(Game.night_id == Night.id)
@@ -204,14 +208,17 @@ _NIGHT_BY_TOKEN = (
         select(func.count(Game.id))
         .where(Game.night_id == Night.id, Game.deleted_at.is_(None))
         .scalar_subquery(),
-        select(func.coalesce(func.max(TransferMark.id), 0))
-        .where(TransferMark.night_id == Night.id)
-        .scalar_subquery(),
-        select(func.count(Carry.id))
-        .where((Carry.to_night_id == Night.id) | (Carry.from_night_id == Night.id))
-        .scalar_subquery(),
-        select(func.count(Carry.written_off_at))
-        .where((Carry.to_night_id == Night.id) | (Carry.from_night_id == Night.id))
+        select(func.coalesce(func.max(LedgerEntry.id), 0)).where(_ENTRIES).scalar_subquery(),
+        select(func.count(LedgerEntry.undone_at)).where(_ENTRIES).scalar_subquery(),
+        select(func.count(LedgerEntry.id))
+        .join(
+            _OTHER_NIGHT,
+            or_(
+                _OTHER_NIGHT.c.id == LedgerEntry.night_id,
+                _OTHER_NIGHT.c.id == LedgerEntry.to_night_id,
+            ),
+        )
+        .where(_ENTRIES, _OTHER_NIGHT.c.id != Night.id, _OTHER_NIGHT.c.deleted_at.is_(None))
         .scalar_subquery(),
         select(func.count(Person.id)).where(Person.night_id == Night.id).scalar_subquery(),
         select(func.coalesce(func.sum(Person.regular_id), 0))
@@ -231,8 +238,8 @@ _NIGHT_ID = bindparam("night_id")
 # row count, and SQLite may give a new row the id of one just deleted.
 _NIGHT_REGULARS = union(
     select(Person.regular_id.label("id")).where(Person.night_id == _NIGHT_ID),
-    select(Carry.payer_id).where(Carry.to_night_id == _NIGHT_ID),
-    select(Carry.payee_id).where(Carry.to_night_id == _NIGHT_ID),
+    select(LedgerEntry.payer_id).where(LedgerEntry.to_night_id == _NIGHT_ID),
+    select(LedgerEntry.payee_id).where(LedgerEntry.to_night_id == _NIGHT_ID),
 ).subquery()
 _NIGHT_HANDLES = (
     select(Regular.id, Regular.name, PaymentHandle.kind, PaymentHandle.value)

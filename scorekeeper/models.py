@@ -11,6 +11,7 @@ from typing import Any
 from flask_login import UserMixin
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Date,
@@ -102,7 +103,9 @@ class Night(db.Model):
     played_on: Mapped[date] = mapped_column(Date)
     currency: Mapped[str] = mapped_column(String(3), default="USD")
     paper: Mapped[str] = mapped_column(String(6), default="A4")
-    #: Settle up in whole units of this many cents (1: to the cent; 100: whole dollars).
+    #: How money is written on the night's pages (a Babel locale: ``en``, ``de_CH``...).
+    locale: Mapped[str] = mapped_column(String(20), default="en", server_default="en")
+    #: Settle up in steps of this many minor units (1: exactly; 100: whole dollars).
     settle_unit: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -268,43 +271,52 @@ class Seat(db.Model):
         return self.person.name
 
 
-class TransferMark(db.Model):
-    """A transfer of a night's settlement marked paid (or unpaid again): every mark is kept,
-    with who made it and when; the latest one for a transfer says where it stands."""
+class LedgerEntry(db.Model):
+    """What people did with a night's money, kept for ever with who recorded it and when.
 
-    __tablename__ = "transfer_marks"
+    - ``payment``: on ``night``, ``payer`` paid ``payee`` ``amount`` (from a suggested
+      transfer with one tap, or any amount typed: a partial or a cash payment).
+    - ``carry``: the debt ``payer`` owed ``payee`` on ``night`` moves to ``to_night``, a
+      night played later: it leaves this night's balances and joins that night's.
+    - ``write_off``: on ``night``, ``payee`` forgave what ``payer`` owed them: counted as
+      the payment that will never happen.
+
+    What each person still owes or is owed is derived from these entries and the games
+    every time (``ledger.night_book``); nothing derived is stored. An entry recorded by
+    mistake is undone (``undone_at``, kept). ``submission`` makes a repeated form count
+    once; ``games_part`` is the night's games part of the balances (by regular id) as it
+    stood when the entry was recorded, so the payout page can say what moved since."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        UniqueConstraint("night_id", "submission", "payer_id", "payee_id"),
+        CheckConstraint("amount > 0", name="ck_ledger_entries_amount"),
+        CheckConstraint("payer_id <> payee_id", name="ck_ledger_entries_two_people"),
+        CheckConstraint(
+            "(kind = 'carry') = (to_night_id IS NOT NULL)", name="ck_ledger_entries_carry_target"
+        ),
+        Index("ix_ledger_entries_to_night_id", "to_night_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(12))  # payment, carry, write_off
     payer_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
     payee_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
-    amount: Mapped[int] = mapped_column(Integer)  # cents
-    paid: Mapped[bool] = mapped_column(Boolean)
+    amount: Mapped[int] = mapped_column(BigInteger)  # minor units, > 0
+    to_night_id: Mapped[int | None] = mapped_column(ForeignKey("nights.id"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-
-
-class Carry(db.Model):
-    """A debt left unpaid on one night, carried into another: there the payer owes the
-    payee ``amount`` cents on top of the games, and the fewest transfers cover both. It can
-    be written off (kept, with who and when)."""
-
-    __tablename__ = "carries"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    from_night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
-    to_night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
-    payer_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
-    payee_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
-    amount: Mapped[int] = mapped_column(Integer)  # cents, > 0
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    written_off_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    written_off_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    submission: Mapped[str | None] = mapped_column(String(64))
+    games_part: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    undone_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
 
     payer: Mapped[Regular] = relationship(foreign_keys=[payer_id])
     payee: Mapped[Regular] = relationship(foreign_keys=[payee_id])
-    from_night: Mapped[Night] = relationship(foreign_keys=[from_night_id])
+    night: Mapped[Night] = relationship(foreign_keys=[night_id])
+    to_night: Mapped[Night | None] = relationship(foreign_keys=[to_night_id])
+    user: Mapped[User] = relationship(foreign_keys=[user_id])
 
 
 class Submission(db.Model):

@@ -1,16 +1,16 @@
 """Payment handles and the pay links made from them: pure, no Flask, no database.
 
 A regular may give a PayPal.me, Venmo, Revolut or Cash App handle, an IBAN, or a line of
-text. A transfer of the night's settlement offers the payee's handles: as a link that opens
-the payment with the amount filled in where the service takes one in a link, and in the
-night's currency only where the service takes that currency; otherwise the handle (or
-IBAN, or text) to copy, with the amount beside it.
+text. A transfer of the night's settlement offers every one of the payee's handles: as a
+link that opens the payment with the amount filled in where the service takes one in a
+link and takes the night's currency; otherwise the handle (or IBAN, or text) to copy, with
+the amount beside it.
 
 The link formats, and why:
 
-- PayPal.me: ``https://paypal.me/<name>/<amount><CUR>`` (``12.50EUR``): PayPal's own short
-  link takes the amount and its currency, and PayPal takes all the app's currencies but
-  the yen (the app keeps money in hundredths, which the yen does not have).
+- PayPal.me: ``https://paypal.me/<name>/<amount><CUR>`` (``12.50EUR``, ``500JPY``): PayPal's
+  own short link takes the amount, written in the currency's own decimals, and its
+  currency.
 - Venmo: ``https://venmo.com/<user>?txn=pay&amount=12.50&note=...``: US dollars only.
 - Cash App: ``https://cash.app/$<cashtag>/12.50``: US dollars only.
 - Revolut: ``https://revolut.me/<username>``: any currency, but the amount is typed by the
@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 from urllib.parse import quote, urlencode
 
-HandleKind = Literal["paypal", "venmo", "revolut", "cashapp", "iban", "text"]
+from .rules.money import decimal_text
 
 KINDS: dict[str, str] = {
     "paypal": "PayPal.me",
@@ -38,7 +37,7 @@ KINDS: dict[str, str] = {
 # The currencies each link service takes in a link; None: any (the amount is not in it).
 LINK_CURRENCIES: dict[str, frozenset[str] | None] = {
     "paypal": frozenset(
-        {"USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "MXN"}
+        {"USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "MXN", "JPY"}
     ),
     "venmo": frozenset({"USD"}),
     "cashapp": frozenset({"USD"}),
@@ -103,22 +102,17 @@ class PayOption:
     amount_in_link: bool
 
 
-def amount_text(cents: int) -> str:
-    return f"{cents // 100}.{cents % 100:02d}"
-
-
 def pay_options(
     handles: list[tuple[str, str]], cents: int, currency: str, note: str = ""
 ) -> list[PayOption]:
-    """The ways to pay ``cents`` in ``currency`` to someone with these (kind, handle): a
-    link service that cannot take the currency is not offered."""
+    """The ways to pay ``cents`` (minor units) in ``currency`` to someone with these
+    (kind, handle): a link where the service takes the currency in a link, else the
+    handle to copy (the page shows the amount beside it)."""
     out = []
     for kind, handle in handles:
         label = KINDS.get(kind, kind)
-        if kind in LINK_CURRENCIES:
-            takes = LINK_CURRENCIES[kind]
-            if takes is not None and currency not in takes:
-                continue
+        takes = LINK_CURRENCIES.get(kind, frozenset())
+        if kind in LINK_CURRENCIES and (takes is None or currency in takes):
             url = _link(kind, handle, cents, currency, note)
             out.append(PayOption(kind, label, handle, url, takes is not None))
         else:
@@ -127,7 +121,7 @@ def pay_options(
 
 
 def _link(kind: str, handle: str, cents: int, currency: str, note: str) -> str:
-    amount = amount_text(cents)
+    amount = decimal_text(cents, currency)
     if kind == "paypal":
         return f"https://paypal.me/{quote(handle)}/{amount}{currency}"
     if kind == "venmo":

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from sqlalchemy import select, update
 
 from .extensions import db
-from .models import Carry, Night, PaymentHandle, Person, Regular, TransferMark, User
+from .models import LedgerEntry, Night, PaymentHandle, Person, Regular, User
 from .payments import HandleError, clean_handle
 from .rules import name_key
 from .rules.record import clean_name
@@ -139,8 +139,8 @@ def rename_regular(regular: Regular, raw_name: str) -> None:
 
 @transaction
 def merge_regulars(keep: Regular, gone: Regular) -> None:
-    """``gone`` was the same person as ``keep``: their nights, payment handles, marks and
-    carried debts become ``keep``'s. Refused when both played on one night (then they
+    """``gone`` was the same person as ``keep``: their nights, payment handles, payments,
+    carried debts and write-offs become ``keep``'s. Refused when both played on one night (then they
     are two people)."""
     if keep.id == gone.id or keep.owner_id != gone.owner_id:
         raise Refused("choose two different regulars")
@@ -156,11 +156,12 @@ def merge_regulars(keep: Regular, gone: Regular) -> None:
     db.session.execute(
         update(Person).where(Person.regular_id == gone.id).values(regular_id=keep.id)
     )
-    for model in (TransferMark, Carry):
-        for column in ("payer_id", "payee_id"):
-            db.session.execute(
-                update(model).where(getattr(model, column) == gone.id).values({column: keep.id})
-            )
+    for column in ("payer_id", "payee_id"):
+        db.session.execute(
+            update(LedgerEntry)
+            .where(getattr(LedgerEntry, column) == gone.id)
+            .values({column: keep.id})
+        )
     have = {(h.kind, h.value) for h in keep.handles}
     for handle in list(gone.handles):
         if (handle.kind, handle.value) not in have and len(keep.handles) < MAX_HANDLES:

@@ -300,6 +300,7 @@ class GameStamp:
     night_name: str
     played_on: date
     paper: str
+    locale: str  # how the night writes money
 
     @property
     def key(self) -> str:
@@ -328,6 +329,7 @@ _STAMP_COLUMNS = (
     Night.name,
     Night.played_on,
     Night.paper,
+    Night.locale,
 )
 _LIVE_GAME = (
     Game.id == bindparam("game_id"),
@@ -472,12 +474,16 @@ def create_night(
     currency: str,
     paper: str,
     people: Sequence[str],
+    locale: str = "en",
     submission: str | None = None,
 ) -> Night:
     _check_new(owner, submission)
     if len(people) > MAX_PEOPLE_PER_NIGHT:
         raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
-    night = Night(owner=owner, name=name, played_on=played_on, currency=currency, paper=paper)
+    night = Night(
+        owner=owner, name=name, played_on=played_on, currency=currency, paper=paper,
+        locale=locale,
+    )  # fmt: skip
     db.session.add(night)
     seen: set[int] = set()
     db.session.flush()  # the night's owner id, for its regulars
@@ -618,6 +624,19 @@ def restore_night(night: Night, *, user: User) -> None:
 @transaction
 def set_paper(night: Night, paper: str) -> None:
     night.paper = paper
+    _commit_plain()
+
+
+@transaction
+def set_locale(night: Night, locale: str) -> None:
+    """Write the night's money as in ``locale`` from now on. Every game of the night is
+    marked changed, so no page or PDF drawn in the old way is served again."""
+    if locale == night.locale:
+        return
+    _lock_games([game.id for game in night.all_games])
+    night.locale = locale
+    for game in night.all_games:
+        _bump(game)
     _commit_plain()
 
 

@@ -2,9 +2,11 @@
 lost, best and worst nights, head to head.
 
 Every number comes from the rules engine: each night's finished games are replayed
-(``services.standings_for``, cached by record) and settled by ``rules.settle``; a regular's
-net for a night is that settlement's games part for the person they were that night.
-Nothing is counted a second way.
+(``services.standings_for``, cached by record) and settled by ``rules.settle`` in the
+night's rounding step; a regular's net for a night is that settlement's games part
+(``ledger.games_part``) for the person they were that night: what they won or lost that
+night, whatever was paid, carried or written off afterwards. Nothing is counted a second
+way.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from sqlalchemy.orm import selectinload
 
 from . import services
 from .extensions import db
+from .ledger import games_part
 from .models import Game, Night, Person, Regular, Seat
 from .rules import Standings, name_key, settle
 
@@ -42,7 +45,7 @@ class NightLine:
     currency: str
     name: str
     games: list[GamePlayed] = field(default_factory=list)
-    net: int = 0  # cents, the games' part of the night's settlement
+    net: int = 0  # minor units: the games' part of the night's settlement, after rounding
 
 
 @dataclass
@@ -133,7 +136,7 @@ def _night_lines(night: Night) -> dict[int, NightLine]:
     """Each regular's line for one night, from the night's replays and settlement."""
     games: list[tuple[Game, Standings]] = [(g, services.standings_for(g)) for g in night.games]
     finished = [s for _, s in games if s.finished]
-    nets = settle(finished, night.currency).games if finished else {}
+    nets = games_part(settle(finished, night.currency, unit=night.settle_unit or 1))
     nets_by_key = {name_key(n): v for n, v in nets.items()}
     lines: dict[int, NightLine] = {}
     for person in night.people:

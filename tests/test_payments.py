@@ -29,14 +29,15 @@ def test_dollars_offer_every_link_with_the_amount() -> None:
     assert options["iban"].url is None and options["text"].url is None
 
 
-def test_a_service_that_cannot_take_the_currency_is_not_offered() -> None:
-    euros = {o.kind for o in pay_options(HANDLES, 1250, "EUR")}
-    assert euros == {"paypal", "revolut", "iban", "text"}  # no Venmo, no Cash App
-    assert next(o for o in pay_options(HANDLES, 1250, "EUR") if o.kind == "paypal").url == (
-        "https://paypal.me/AnnSmith/12.50EUR"
-    )
-    yen = {o.kind for o in pay_options(HANDLES, 1250, "JPY")}
-    assert yen == {"revolut", "iban", "text"}  # PayPal's yen has no hundredths
+def test_a_service_that_cannot_take_the_currency_is_shown_to_copy() -> None:
+    euros = {o.kind: o.url for o in pay_options(HANDLES, 1250, "EUR")}
+    assert set(euros) == {k for k, _ in HANDLES}  # every handle is shown
+    assert euros["venmo"] is None and euros["cashapp"] is None  # US dollars only: to copy
+    assert euros["paypal"] == "https://paypal.me/AnnSmith/12.50EUR"
+    yen = {o.kind: o.url for o in pay_options(HANDLES, 1250, "JPY")}
+    assert yen["paypal"] == "https://paypal.me/AnnSmith/1250JPY"  # whole yen
+    dinars = {o.kind: o.url for o in pay_options(HANDLES, 1250, "KWD")}
+    assert dinars["paypal"] is None  # PayPal takes no dinars: the handle to copy
 
 
 @pytest.mark.parametrize(

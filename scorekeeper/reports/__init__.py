@@ -13,7 +13,7 @@ For the web app::
                                                  date=day, paper=paper))
     filename = pdf_filename("sheet", variant=record.variant, night_name=name, date=day)
 
-and for the payout summary page, ``night_summary_context(...)`` rendered with
+and for the payout summary page, ``book_summary(ledger.night_book(night))`` rendered with
 ``{% include "reports/_summary.html" %}`` (it needs only ``summary``).
 """
 
@@ -33,12 +33,13 @@ from .pdf import (
     night_summary_text,
     summary_pdf,
 )
-from .summary import NightSummary, night_summary_context
+from .summary import NightSummary, book_summary, night_summary_context
 
 __all__ = [
     "LocalFetcher",
     "NightSummary",
     "blank_sheet_pdf",
+    "book_summary",
     "cached_pdf",
     "cached_state_pdf",
     "game_sheet_pdf",

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..rules import Settings, Standings, Variant, format_cents
+from ..rules import Settings, Standings, Variant, format_money
 from ..rules.display import Fact, ordinal, pot_split_text
-from ..rules.money import Entry
+from ..rules.money import Entry, signed_money
 
 Paper = Literal["A4", "Letter"]
 PAPERS: dict[str, tuple[float, float]] = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
@@ -35,11 +35,6 @@ def check_paper(paper: str) -> Paper:
     if paper not in PAPERS:
         raise ValueError(f"paper must be A4 or Letter (got {paper!r})")
     return paper  # type: ignore[return-value]
-
-
-def signed_cents(amount: int, currency: str) -> str:
-    """``1000`` -> ``+$10.00``, ``-700`` -> ``-$7.00``, ``0`` -> ``$0.00``."""
-    return ("+" if amount > 0 else "") + format_cents(amount, currency)
 
 
 def names_text(names: Sequence[str]) -> str:
@@ -206,7 +201,7 @@ _KIND_OUT = {"per_round": "going out", "payout": "payout"}
 
 
 def _count_phrase(kind: str, count: int, amount: int, currency: str) -> str:
-    money = format_cents(amount, currency)
+    money = format_money(amount, currency)
     if kind == "per_round":
         return f"going out {money}" if count == 1 else f"{count} × going out {money}"
     label = _KIND_IN.get(kind) or _KIND_OUT[kind]
@@ -235,18 +230,18 @@ def pot_summary(standings: Standings) -> PotSummary:
         lines.append(
             PotLine(
                 player=name,
-                paid_in=format_cents(paid_in, cur),
+                paid_in=format_money(paid_in, cur),
                 paid_in_detail=", ".join(details_in),
-                paid_out=format_cents(paid_out, cur),
+                paid_out=format_money(paid_out, cur),
                 paid_out_detail=", ".join(details_out),
-                net=signed_cents(net, cur),
+                net=signed_money(net, cur),
                 net_cents=net,
             )
         )
     return PotSummary(
         currency=cur,
-        paid_in=format_cents(pot.paid_in, cur),
-        holds=format_cents(pot.total, cur),
+        paid_in=format_money(pot.paid_in, cur),
+        holds=format_money(pot.total, cur),
         paid_out=standings.finished,
         lines=tuple(lines),
         empty=pot.paid_in == 0,
@@ -271,5 +266,4 @@ __all__ = [
     "pot_split_text",
     "pot_summary",
     "settings_facts",
-    "signed_cents",
 ]

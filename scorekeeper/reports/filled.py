@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..rules import RoundResult, Standings, format_cents
+from ..rules import RoundResult, Standings, format_money
 from ..rules.display import Fact, cell_marks, legend
 from .chart import Chart, game_chart
 from .common import (
@@ -286,7 +286,7 @@ def _event_notes(standings: Standings) -> list[str]:
             if e.kind == "join":
                 notes.append(
                     f"Round {rnd.number}: {e.player} joined for "
-                    f"{format_cents(-(e.amount_cents or 0), cur)}, starting at "
+                    f"{format_money(-(e.amount_cents or 0), cur)}, starting at "
                     f"{e.value}."
                 )
             elif e.kind == "drop":

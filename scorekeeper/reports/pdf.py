@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 import jinja2
 from weasyprint import HTML, URLFetcher
 
-from ..rules import Settings, Standings
+from ..rules import Settings, Settlement, Standings, settle
 from .blank import BlankSheet, blank_sheet_context
 from .common import Page, check_paper
 from .filled import GameSheet, game_sheet_context
@@ -160,7 +160,7 @@ def night_summary_pdf(
 
     ``games`` are (title, standings) in play order; unfinished games are listed as not
     settled and left out of the settlement."""
-    summary = night_summary_context(night_name, date, currency, games)
+    summary = night_summary_context(night_name, date, currency, games, _settled(currency, games))
     return summary_pdf(summary, paper, fetcher=fetcher)
 
 
@@ -180,8 +180,13 @@ def night_summary_text(
 ) -> str:
     """The payout summary as plain text, for pasting into a group chat (same data and
     order as the PDF, from ``templates/reports/night_summary.txt``)."""
-    summary = night_summary_context(night_name, date, currency, games)
+    summary = night_summary_context(night_name, date, currency, games, _settled(currency, games))
     return render_summary_text(summary)
+
+
+def _settled(currency: str, games: Sequence[tuple[str, Standings]]) -> Settlement:
+    """A night record's settlement (no ledger): its finished games, exactly."""
+    return settle([s for _, s in games if s.finished], currency)
 
 
 def render_summary_text(summary: NightSummary) -> str:

@@ -1,6 +1,12 @@
-"""CSV exports people open in a spreadsheet: a night (each game's standings and money,
-then who pays whom) and a regular's history. Amounts are plain decimals ("12.50"), the
-currency in its own column, so a spreadsheet sums them exactly."""
+"""CSV exports people open in a spreadsheet: a night (each game's standings and money with
+its status, each person's balance, the night's ledger, what is still to pay) and a
+regular's history. Amounts are plain decimals in the currency's major unit ("12.50",
+"500" yen), the currency in its own column, so a spreadsheet sums them exactly.
+
+Every text cell that a spreadsheet would read as a formula (one starting with ``=``,
+``+``, ``-``, ``@``, a tab or a carriage return: a name like ``=HYPERLINK(...)``) is
+neutralised as OWASP recommends, with a leading apostrophe; numbers are written as
+numbers."""
 
 from __future__ import annotations
 
@@ -8,53 +14,105 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 from datetime import date
+from decimal import Decimal
+from typing import TYPE_CHECKING
 
-from ..rules import Standings, Transfer
-from ..rules.money import decimal_text
+from ..rules import Standings
+from ..rules.money import to_major
+
+if TYPE_CHECKING:
+    from ..ledger import NightBook
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def night_csv(
-    name: str,
-    played_on: date,
-    currency: str,
-    games: Sequence[tuple[str, Standings]],
-    transfers: Iterable[Transfer],
-) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["night", name, played_on.isoformat(), currency])
-    writer.writerow([])
-    writer.writerow(["game", "player", "place", "total", "paid in", "received", "net"])
-    for title, s in games:
+def safe_cell(value: object) -> object:
+    """A cell as written: numbers as they are, text that could start a formula behind an
+    apostrophe (OWASP, "CSV Injection")."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _Sheet:
+    def __init__(self) -> None:
+        self.out = io.StringIO()
+        self._csv = csv.writer(self.out)
+
+    def row(self, *cells: object) -> None:
+        self._csv.writerow([safe_cell(c) for c in cells])
+
+    def text(self) -> str:
+        return self.out.getvalue()
+
+
+def night_csv(book: NightBook, deleted: Sequence[tuple[str, Standings]] = ()) -> str:
+    """The night as a spreadsheet: the games with their status (only finished games count
+    in the nets; a running or deleted game's money is left empty), each person's balance,
+    the ledger, and the transfers still to pay."""
+    night, cur = book.night, book.currency
+
+    def money(amount: int) -> Decimal:
+        return to_major(amount, cur)
+
+    sheet = _Sheet()
+    sheet.row("night", night.name, night.played_on.isoformat(), cur)
+    sheet.row()
+    sheet.row("game", "status", "player", "place", "total", "paid in", "received", "net")
+    games = [(t, "finished" if s.finished else "running", s) for t, s in book.games]
+    games += [(t, "deleted", s) for t, s in deleted]
+    for title, status, s in games:
         for p in s.players:
-            writer.writerow(
-                [
-                    title,
-                    p.name,
-                    p.place,
-                    p.total,
-                    decimal_text(s.pot.paid_in_by(p.name)),
-                    decimal_text(s.pot.paid_out_to(p.name)),
-                    decimal_text(s.pot.balances.get(p.name, 0)),
-                ]
-            )
-    writer.writerow([])
-    writer.writerow(["from", "to", "amount"])
-    for t in transfers:
-        writer.writerow([t.payer, t.payee, decimal_text(t.amount)])
-    return out.getvalue()
+            counted = status == "finished"
+            sheet.row(
+                title, status, p.name, p.place, p.total,
+                money(s.pot.paid_in_by(p.name)) if counted else "",
+                money(s.pot.paid_out_to(p.name)) if counted else "",
+                money(s.pot.balances.get(p.name, 0)) if counted else "",
+            )  # fmt: skip
+    settlement = book.settlement
+    sheet.row()
+    sheet.row("person", "net from games", "rounding", "paid, carried, written off", "balance")
+    for name, balance in sorted(settlement.people.items(), key=lambda kv: kv[0].casefold()):
+        sheet.row(
+            name,
+            money(settlement.games.get(name, 0)),
+            money(settlement.rounding.get(name, 0)),
+            money(settlement.ledger.get(name, 0)),
+            money(balance),
+        )
+    sheet.row()
+    sheet.row("entry", "recorded", "from", "to", "amount", "other night", "counts")
+    for line in book.recorded:
+        e = line.entry
+        kind = (
+            e.kind if e.kind != "carry" else ("carry out" if e.night_id == night.id else "carry in")
+        )
+        other = line.other_night
+        sheet.row(
+            kind,
+            e.created_at.isoformat(timespec="minutes"),
+            line.payer,
+            line.payee,
+            money(e.amount),
+            f"{other.name} {other.played_on.isoformat()}" if other and e.kind == "carry" else "",
+            "yes" if line.counts else "no",
+        )
+    sheet.row()
+    sheet.row("from", "to", "amount still to pay")
+    for t in settlement.transfers:
+        sheet.row(t.payer, t.payee, money(t.amount))
+    return sheet.text()
 
 
 def history_csv(nights: Iterable[tuple[date, str, str, int, int, int, str]]) -> str:
-    """A regular's nights: (date, night, played as, games, won, net cents, currency)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["date", "night", "played as", "games", "won", "net", "currency"])
+    """A regular's nights: (date, night, played as, games, won, net, currency); the net is
+    the night's games part after its rounding, in the currency's major unit."""
+    sheet = _Sheet()
+    sheet.row("date", "night", "played as", "games", "won", "net", "currency")
     for day, night, played_as, games, won, net, currency in nights:
-        writer.writerow(
-            [day.isoformat(), night, played_as, games, won, decimal_text(net), currency]
-        )
-    return out.getvalue()
+        sheet.row(day.isoformat(), night, played_as, games, won, to_major(net, currency), currency)
+    return sheet.text()
 
 
 def csv_response_name(filename: str) -> str:

@@ -1,15 +1,23 @@
-"""A night's payout summary: each game's pot, each person's net and the fewest transfers.
+"""A night's payout summary: what is still to pay, what was paid and carried, each
+person's net and each game's pot.
 
 One :class:`NightSummary` feeds the web page, the PDF and the plain text for the group
-chat, so the three say the same things in the same order."""
+chat, so the three say the same things in the same order. It formats a settlement worked
+out elsewhere (``ledger.night_book`` for a night of the app, ``rules.settle`` for a night
+record); nothing here settles anything."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..rules import Settlement, Standings, format_cents, settle
-from .common import PotSummary, names_text, pot_summary, signed_cents
+from ..rules import Settlement, Standings, format_money
+from ..rules.money import signed_money, step_label
+from .common import PotSummary, names_text, pot_summary
+
+if TYPE_CHECKING:
+    from ..ledger import NightBook
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,39 +40,26 @@ class GameMoney:
 @dataclass(frozen=True, slots=True)
 class PersonNet:
     name: str
-    net_cents: int
+    net_cents: int  # from the night's games, after its rounding
     net: str  # "+$10.00", "-$7.00", "$0.00"
-    words: str  # "receives $10.00", "pays $7.00", "is even"
-
-
-@dataclass(frozen=True, slots=True)
-class CarriedDebt:
-    """A debt left unpaid on an earlier night, carried into this one."""
-
-    payer: str
-    payee: str
-    amount: int  # cents
-    source: str  # where it comes from: "Friday, 2026-11-13"
-
-    def sentence(self, currency: str) -> str:
-        money = format_cents(self.amount, currency)
-        return f"{self.payer} owed {self.payee} {money} from {self.source}"
+    words: str  # what is still to happen: "receives $10.00", "pays $7.00", "is even"
 
 
 def rounding_rule(unit: int, currency: str, effect: Mapping[str, int] | None = None) -> str | None:
-    """The rule for settling in whole units, in words, with what it changed for whom
-    (None: to the cent)."""
+    """The rule for settling in steps, in words, with what it changed for whom (None:
+    exactly)."""
     if unit <= 1:
         return None
-    step = format_cents(unit, currency)
+    step = format_money(unit, currency)
     rule = (
-        f"Settled in steps of {step}: each net is rounded to the nearest {step}; where that "
-        "leaves the total off, those rounded the furthest are rounded the other way, so what "
-        "is paid still adds up to what is received."
+        f"Settled {step_label(unit, currency)}: each net from the games is rounded to the "
+        f"nearest {step}; where that leaves the total off, those rounded the furthest are "
+        "rounded the other way, so what is paid still adds up to what is received. Payments "
+        "and carried debts are never rounded."
     )
     if effect:
         changes = ", ".join(
-            f"{name} {signed_cents(cents, currency)}" for name, cents in sorted(effect.items())
+            f"{name} {signed_money(cents, currency)}" for name, cents in sorted(effect.items())
         )
         rule += f" The rounding changed: {changes}."
     return rule
@@ -80,12 +75,13 @@ class NightSummary:
     currency: str
     games: tuple[GameMoney, ...]
     people: tuple[PersonNet, ...]  # best net first
-    transfers: tuple[str, ...]  # "Bob pays Ann $7.00"
+    transfers: tuple[str, ...]  # still to pay: "Bob pays Ann $7.00"
     unsettled: tuple[str, ...]  # the games left out of the settlement, in words
     settled_games: int
     settlement: Settlement
-    carried: tuple[str, ...] = ()  # the debts carried in, in words
-    rounding: str | None = None  # the rule for whole units, in words
+    recorded: tuple[str, ...] = ()  # paid, carried and written off, in words
+    rounding: str | None = None  # the rule for steps, in words
+    moved: str | None = None  # what the games moved since money was last recorded
 
     @property
     def title(self) -> str:
@@ -101,20 +97,7 @@ class NightSummary:
         return tuple(g for g in self.games if not g.pot.empty)
 
 
-def night_summary_context(
-    night_name: str,
-    date: str | None,
-    currency: str,
-    games: Sequence[tuple[str, Standings]],
-    *,
-    carried: Sequence[CarriedDebt] = (),
-    unit: int = 1,
-) -> NightSummary:
-    """Each game's pot, each person's net and the fewest transfers; unfinished games are
-    listed as not settled and left out. Debts carried in from earlier nights join the
-    settlement; a table settling in whole units has its nets rounded (the rule in words).
-    Raises RecordError when a finished game is played in another currency than the
-    night."""
+def _game_money(games: Sequence[tuple[str, Standings]]) -> tuple[list[GameMoney], list[str]]:
     money = []
     unsettled = []
     for i, (title, s) in enumerate(games, 1):
@@ -122,50 +105,88 @@ def night_summary_context(
         if s.finished:
             status = (
                 f"{'Winners' if len(s.winners) > 1 else 'Winner'}: "
-                f"{names_text(s.winners)}. Pot {format_cents(s.pot.paid_in, cur)}."
+                f"{names_text(s.winners)}. Pot {format_money(s.pot.paid_in, cur)}."
             )
         else:
             rounds = f"{s.rounds_played} round{'s' if s.rounds_played != 1 else ''}"
             status = (
                 f"In progress after {rounds}: not settled. The pot holds "
-                f"{format_cents(s.pot.total, cur)}."
+                f"{format_money(s.pot.total, cur)}."
             )
             unsettled.append(
                 f"{title or s.variant.title}, in progress after {rounds} (its pot of "
-                f"{format_cents(s.pot.total, cur)} is left out)"
+                f"{format_money(s.pot.total, cur)} is left out)"
             )
         money.append(
             GameMoney(
                 i, title or s.variant.title, s.variant.title, s.finished, status, pot_summary(s)
             )
         )
-    finished = [s for _, s in games if s.finished]
-    balances: dict[str, int] = {}
-    for debt in carried:
-        balances[debt.payer] = balances.get(debt.payer, 0) - debt.amount
-        balances[debt.payee] = balances.get(debt.payee, 0) + debt.amount
-    settlement = settle(finished, currency, carried=balances, unit=unit)
-    people = sorted(settlement.people.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
-    nets = []
-    for name, net in people:
+    return money, unsettled
+
+
+def night_summary_context(
+    night_name: str,
+    date: str | None,
+    currency: str,
+    games: Sequence[tuple[str, Standings]],
+    settlement: Settlement,
+    *,
+    transfers: Sequence[str] | None = None,
+    recorded: Sequence[str] = (),
+    moved: str | None = None,
+) -> NightSummary:
+    """Each game's pot, each person's net and what is still to pay, as ``settlement``
+    says; unfinished games are listed as not settled. ``transfers`` words the transfers
+    still to pay (default: the settlement's, plainly), ``recorded`` what the night's
+    ledger holds, ``moved`` what the games moved since money was last recorded."""
+    money, unsettled = _game_money(games)
+    nets = {n: v + settlement.rounding.get(n, 0) for n, v in settlement.games.items()}
+    for name in settlement.people:
+        nets.setdefault(name, 0)
+    people = []
+    for name, net in sorted(nets.items(), key=lambda kv: (-kv[1], kv[0].casefold())):
+        balance = settlement.people.get(name, 0)
         words = (
-            f"receives {format_cents(net, currency)}"
-            if net > 0
-            else f"pays {format_cents(-net, currency)}"
-            if net < 0
+            f"receives {format_money(balance, currency)}"
+            if balance > 0
+            else f"pays {format_money(-balance, currency)}"
+            if balance < 0
             else "is even"
         )
-        nets.append(PersonNet(name, net, signed_cents(net, currency), words))
+        people.append(PersonNet(name, net, signed_money(net, currency), words))
+    if transfers is None:
+        transfers = [t.sentence(currency) for t in settlement.transfers]
     return NightSummary(
         night_name=night_name,
         date=date or None,
         currency=currency,
         games=tuple(money),
-        people=tuple(nets),
-        transfers=tuple(t.sentence(currency) for t in settlement.transfers),
+        people=tuple(people),
+        transfers=tuple(transfers),
         unsettled=tuple(unsettled),
-        settled_games=len(finished),
+        settled_games=sum(1 for _, s in games if s.finished),
         settlement=settlement,
-        carried=tuple(d.sentence(currency) for d in carried),
-        rounding=rounding_rule(unit, currency, settlement.rounding),
+        recorded=tuple(recorded),
+        rounding=rounding_rule(settlement.unit, currency, settlement.rounding),
+        moved=moved,
+    )
+
+
+def book_summary(book: NightBook) -> NightSummary:
+    """The summary of a night of the app: its games, its ledger, what is still to pay."""
+    night = book.night
+    recorded = [
+        f"{line.sentence(night)} ({line.entry.created_at:%d %b %H:%M} UTC)"
+        for line in book.recorded
+    ]
+    return night_summary_context(
+        night.name,
+        night.played_on.isoformat(),
+        night.currency,
+        book.games,
+        book.settlement,
+        transfers=[t.sentence(night.currency) for t in book.transfers],
+        recorded=recorded,
+        moved=book.moved.sentence(night.currency) if book.moved else None,
     )

@@ -11,7 +11,7 @@ A game is its record of rounds; everything else is derived by :func:`replay`::
 from . import contract  # noqa: F401
 from .cards import count_hand
 from .errors import RecordError
-from .money import Cents, Entry, format_cents, split_pot
+from .money import Cents, Entry, format_money, parse_money, signed_money, split_pot
 from .record import GAME_FORMAT, GameRecord, PlayerSpec, Round, name_key, parse_round
 from .replay import NextRound, PlayerStanding, Pot, Standings, extend, replay
 from .settings import Settings
@@ -58,15 +58,17 @@ __all__ = [
     "count_hand",
     "extend",
     "fewest_transfers",
-    "format_cents",
+    "format_money",
     "get_variant",
     "load_game",
     "name_key",
+    "parse_money",
     "parse_night",
     "parse_round",
     "register",
     "replay",
     "settle",
     "settle_night",
+    "signed_money",
     "split_pot",
 ]

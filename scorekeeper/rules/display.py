@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from .money import format_cents
+from .money import format_money
 from .settings import Settings
 from .state import RoundResult
 
@@ -117,7 +117,7 @@ def cell_marks(rnd: RoundResult, player: str, currency: str = "USD") -> list[Cel
         mark = MARKS[kind]
         detail = mark.detail.format(
             value="" if value is None else value,
-            amount=format_cents(amount or 0, currency),
+            amount=format_money(amount or 0, currency),
         )
         out.append(CellMark(mark, detail))
 
@@ -153,7 +153,7 @@ def legend(
         for name in {*(p for p in r.totals), *([r.went_out] if r.went_out else [])}
         for m in cell_marks(r, name, settings.currency)
     }
-    money: Callable[[int], str] = lambda cents: format_cents(cents, settings.currency)  # noqa: E731
+    money: Callable[[int], str] = lambda cents: format_money(cents, settings.currency)  # noqa: E731
     facts = [Fact(MARKS["went_out"].symbol, MARKS["went_out"].meaning + went_out_note)]
     for kind in ("going_rummy", "rebuy", "drop", "join", "expire", "contract"):
         mark = MARKS[kind]

@@ -1,15 +1,41 @@
-"""Money: integer cents, pot ledger entries and the split of a pot over a ranking."""
+"""Money: integer counts of the currency's minor unit, pot ledger entries, the split of a
+pot over a ranking, and the one place where amounts are written and read as text.
+
+An amount is always an ``int`` of the currency's minor unit (ISO 4217: cents for USD and
+EUR, whole yen for JPY, thousandths for KWD), never a float. Babel knows each currency's
+minor unit (``get_currency_precision``) and each locale's way of writing money
+(``format_currency``); :func:`format_money` and :func:`parse_money` are the only
+functions that turn amounts into text and back.
+
+The locale money is written in is the night's (a keeper's setting): the web layer sets it
+for a request with :func:`money_locale`; everything else writes in English.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Literal, NewType
 
-Cents = NewType("Cents", int)
+from babel import Locale, UnknownLocaleError
+from babel.numbers import (
+    format_currency,
+    get_currency_precision,
+    get_decimal_symbol,
+)
+
+Cents = NewType("Cents", int)  # one minor unit of the currency, whatever the currency
 
 EntryKind = Literal["buy_in", "rebuy", "join", "ante", "per_round", "payout"]
 PAYMENTS_IN: frozenset[str] = frozenset({"buy_in", "rebuy", "join", "ante"})
+
+DEFAULT_LOCALE = "en"
+_LOCALE: ContextVar[str] = ContextVar("money_locale", default=DEFAULT_LOCALE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,23 +60,166 @@ class Entry:
         }
 
 
-def format_cents(amount: int, currency: str = "USD") -> str:
-    """``-1250`` -> ``-$12.50``; other currencies are written with their code."""
-    symbols = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "$", "AUD": "$", "NZD": "$"}
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(amount), 100)
-    symbol = symbols.get(currency)
-    body = f"{whole:,}.{cents:02d}"
-    return f"{sign}{symbol}{body}" if symbol else f"{sign}{body} {currency}"
+# ------------------------------------------------------------------ minor units ---
+@functools.cache
+def minor_digits(currency: str) -> int:
+    """How many decimals the currency's minor unit has: 2 for USD, 0 for JPY, 3 for KWD."""
+    return int(get_currency_precision(currency))
 
 
-def decimal_text(amount: int) -> str:
-    """``-150`` -> ``-1.50``: cents as a plain decimal, for CSV files (no float on the way)."""
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(amount), 100)
-    return f"{sign}{whole}.{cents:02d}"
+def to_major(amount: int, currency: str) -> Decimal:
+    """``1250`` USD -> ``Decimal("12.50")``; ``1250`` JPY -> ``Decimal("1250")`` (exact)."""
+    digits = minor_digits(currency)
+    return Decimal(amount).scaleb(-digits).quantize(Decimal(1).scaleb(-digits))
 
 
+def decimal_text(amount: int, currency: str = "USD") -> str:
+    """An amount as a plain decimal in the currency's major unit, for CSV files and pay
+    links: ``-150`` USD -> ``-1.50``, ``500`` JPY -> ``500``, ``1500`` KWD -> ``1.500``."""
+    return str(to_major(amount, currency))
+
+
+# -------------------------------------------------------------------- locales ---
+def clean_locale(tag: str | None) -> str | None:
+    """A locale identifier Babel knows (``de-CH`` -> ``de_CH``), or None."""
+    if not tag or len(tag) > 20 or not re.fullmatch(r"[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*", tag):
+        return None
+    try:
+        return str(Locale.parse(tag.replace("-", "_")))
+    except (ValueError, UnknownLocaleError):
+        return None
+
+
+@contextmanager
+def money_locale(locale: str | None) -> Iterator[None]:
+    """Write money in ``locale`` (a night's) inside the block; None leaves it as it is."""
+    if locale is None:
+        yield
+        return
+    token = _LOCALE.set(locale)
+    try:
+        yield
+    finally:
+        _LOCALE.reset(token)
+
+
+def use_money_locale(locale: str | None) -> None:
+    """Write money in ``locale`` from now on in this context (a web request sets the
+    night's at its start; None: English)."""
+    _LOCALE.set(locale or DEFAULT_LOCALE)
+
+
+def current_locale() -> str:
+    return _LOCALE.get()
+
+
+# -------------------------------------------------------------------- writing ---
+def format_money(amount: int, currency: str = "USD", locale: str | None = None) -> str:
+    """An amount as people write it in the locale: ``-1250`` USD -> ``-$12.50`` in English,
+    ``500`` JPY -> ``¥500``, ``1250`` EUR in German -> ``12,50 €``."""
+    return _formatted(amount, currency, locale or _LOCALE.get())
+
+
+@functools.lru_cache(maxsize=8192)
+def _formatted(amount: int, currency: str, locale: str) -> str:
+    return str(format_currency(to_major(amount, currency), currency, locale=locale))
+
+
+def signed_money(amount: int, currency: str = "USD") -> str:
+    """``+$10.00``, ``-$7.00``, ``$0.00``: a net for the night."""
+    return ("+" if amount > 0 else "") + format_money(amount, currency)
+
+
+def step_label(step: int, currency: str) -> str:
+    """A rounding step in words: ``exactly`` for one minor unit, else ``in steps of $0.25``."""
+    if step <= 1:
+        return "exactly (no rounding)"
+    return f"in steps of {format_money(step, currency)}"
+
+
+def rounding_steps(currency: str) -> tuple[int, ...]:
+    """The steps a table may settle in, in the currency's minor unit: exactly, then coins
+    and notes people hand over (5, 10, 25, 50 cents, a dollar, five; 10, 50, 100, 500 and
+    1,000 yen; 5, 10, 50, 100, 250 and 500 fils, a dinar)."""
+    return {
+        0: (1, 10, 50, 100, 500, 1000),
+        3: (1, 5, 10, 50, 100, 250, 500, 1000),
+    }.get(minor_digits(currency), (1, 5, 10, 25, 50, 100, 500))
+
+
+# -------------------------------------------------------------------- reading ---
+MAX_MONEY_DIGITS = 15  # digits of an amount in minor units: far beyond any table
+
+
+def parse_money(text: str | None, currency: str = "USD", locale: str | None = None) -> int:
+    """What a keeper types for an amount, in minor units: ``2.50`` or ``$2,50`` USD -> 250,
+    ``1.500`` JPY -> 1500, ``1.250`` KWD -> 1250, ``1.234,50`` in German -> 123450.
+
+    A lone separator is a decimal point when it is the locale's, or when what follows it
+    cannot be a group of thousands; a separator that appears twice, or beside another,
+    groups thousands. Empty text is 0. Raises ValueError with a sentence: negatives,
+    more decimals than the currency has, and anything that is not an amount."""
+    raw = (text or "").strip()
+    digits = minor_digits(currency)
+    example = decimal_text(250 * 10**digits // 100 if digits else 500, currency)
+    nope = ValueError(f"{raw[:20]!r} is not an amount: write it like {example}")
+    body = re.sub(r"[\s\u00a0\u202f'’]", "", raw)  # spaces and apostrophes group thousands
+    if body.startswith("-") or body.endswith("-"):
+        raise ValueError("an amount must be 0 or more")
+    body = re.sub(r"^[^0-9.,]+|[^0-9.,]+$", "", body)  # a currency sign or code around it
+    if not body:
+        if raw:
+            raise nope
+        return 0
+    if not re.fullmatch(r"[0-9.,]+", body):
+        raise nope
+    number = _plain_decimal(body, digits, locale or _LOCALE.get())
+    if number is None:
+        raise nope
+    try:
+        amount = Decimal(number)
+    except InvalidOperation:
+        raise nope from None
+    minor = amount.scaleb(digits)
+    if minor != minor.to_integral_value():
+        if digits == 0:
+            raise ValueError(f"an amount in {currency} has no decimals: write it like {example}")
+        raise ValueError(
+            f"an amount in {currency} has at most {digits} decimals: write it like {example}"
+        )
+    if len(str(int(minor))) > MAX_MONEY_DIGITS:
+        raise ValueError("that amount is more than this app will hold")
+    return int(minor)
+
+
+def _plain_decimal(body: str, digits: int, locale: str) -> str | None:
+    """``1.234,50`` -> ``1234.50`` (the decimal point last, thousands groups dropped), or
+    None when the groups are not groups of three."""
+    marks = [ch for ch in body if ch in ".,"]
+    decimal_mark: str | None = None
+    if len(set(marks)) == 2:
+        decimal_mark = marks[-1]
+        if marks.count(decimal_mark) > 1:
+            return None
+    elif len(marks) == 1:
+        after = len(body) - body.index(marks[0]) - 1
+        try:
+            locale_decimal = get_decimal_symbol(locale)
+        except (ValueError, UnknownLocaleError):
+            locale_decimal = "."
+        if after != 3 or (marks[0] == locale_decimal and digits > 0):
+            decimal_mark = marks[0]
+    whole, fraction = body, ""
+    if decimal_mark is not None:
+        whole, _, fraction = body.rpartition(decimal_mark)
+    groups = re.split(r"[.,]", whole)
+    if len(groups) > 1 and (not 1 <= len(groups[0]) <= 3 or any(len(g) != 3 for g in groups[1:])):
+        return None
+    whole = "".join(groups) or "0"
+    return f"{whole}.{fraction}" if fraction else whole
+
+
+# ------------------------------------------------------------------- pot splits ---
 def split_pot(
     pot_cents: int,
     percentages: Sequence[int],
@@ -64,11 +233,12 @@ def split_pot(
     players tied in one place (seat order inside a group). ``percentages`` are the whole
     percentages of places 1, 2, ... (adding up to 100).
 
-    RULES.md: each place's share is floored to the cent; a share for a place nobody holds
-    and the leftover cents go to first place. Tied players pool the shares of the places
-    they cover and split the pool equally, floored, the leftover cents to the earliest seat
-    among them. ``runner_up_to_third_cents`` is the Vegas second-runner-up option: third
-    place receives up to that much out of the runner-up's share, never more than half of it.
+    RULES.md: each place's share is floored to the minor unit; a share for a place nobody
+    holds and the leftover units go to first place. Tied players pool the shares of the
+    places they cover and split the pool equally, floored, the leftover units to the
+    earliest seat among them. ``runner_up_to_third_cents`` is the Vegas second-runner-up
+    option: third place receives up to that much out of the runner-up's share, never more
+    than half of it.
 
     Returns the payout per player (every player of ``groups``, possibly 0); the payouts add
     up to ``pot_cents`` exactly.

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RecordError
-from .money import format_cents
+from .money import format_money
 from .record import GameRecord, name_key
 from .replay import Standings, replay
 
@@ -25,23 +25,25 @@ class Transfer:
         return {"from": self.payer, "to": self.payee, "amount": self.amount}
 
     def sentence(self, currency: str = "USD") -> str:
-        return f"{self.payer} pays {self.payee} {format_cents(self.amount, currency)}"
+        return f"{self.payer} pays {self.payee} {format_money(self.amount, currency)}"
 
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """Who pays whom at the end of a night.
 
-    ``people`` is each person's net: their games' balances, plus what was carried in from
-    an earlier night, rounded to the table's unit when it settles in whole units; the
-    transfers settle exactly these. ``games`` is the games' part alone, ``carried`` the
-    part carried in, ``rounding`` what the rounding added (all in cents)."""
+    ``people`` is each person's balance: what they are still to receive (positive) or to
+    pay (negative). It is their games' nets (``games``), rounded to the table's step when
+    it settles in steps (``rounding``: what the rounding added), plus what the night's
+    ledger moved for them (``ledger``: debts carried in and out, payments made and
+    received, debts written off; never rounded). The transfers settle exactly these
+    balances. All amounts are in the currency's minor unit."""
 
     currency: str
     people: dict[str, int]
     transfers: tuple[Transfer, ...]
     games: dict[str, int] = field(default_factory=dict)
-    carried: dict[str, int] = field(default_factory=dict)
+    ledger: dict[str, int] = field(default_factory=dict)
     rounding: dict[str, int] = field(default_factory=dict)
     unit: int = 1
 
@@ -200,32 +202,35 @@ def settle(
     standings: Iterable[Standings],
     currency: str = "USD",
     *,
-    carried: Mapping[str, int] | None = None,
+    ledger: Mapping[str, int] | None = None,
     unit: int = 1,
 ) -> Settlement:
-    """Settle finished games (an unfinished game's pot has not been paid out), with what
-    was carried in from an earlier night (``carried``: cents by person, adding up to 0),
-    in whole ``unit`` cents (1: to the cent)."""
+    """Settle finished games (an unfinished game's pot has not been paid out) in steps of
+    ``unit`` minor units (1: exactly), then add what the night's ledger moved (``ledger``:
+    by person, adding up to 0): a payment or a carried debt is an exact amount, never
+    rounded, so no step can round it away."""
     games = list(standings)
     for i, s in enumerate(games, 1):
         if not s.finished:
             raise RecordError(
                 f"game {i} ({s.variant.title}) is not finished: its pot of "
-                f"{format_cents(s.pot.total, s.pot.currency)} has not been paid out"
+                f"{format_money(s.pot.total, s.pot.currency)} has not been paid out"
             )
         if s.pot.currency != currency:
             raise RecordError(f"game {i} is played in {s.pot.currency} but the night in {currency}")
     from_games = net_by_person(s.pot.balances for s in games)
-    carried = dict(carried or {})
-    exact = net_by_person([from_games, carried])
-    people = round_to_unit(exact, unit)
-    rounding = {n: people[n] - exact[n] for n in people if people[n] != exact[n]}
+    rounded = round_to_unit(from_games, unit)
+    rounding = {n: rounded[n] - from_games[n] for n in rounded if rounded[n] != from_games[n]}
+    moved = {n: a for n, a in (ledger or {}).items() if a}
+    if sum(moved.values()) != 0:
+        raise RecordError("the ledger does not balance: what was paid is not what was received")
+    people = net_by_person([rounded, moved])
     return Settlement(
         currency,
         people,
         tuple(fewest_transfers(people)),
         games=from_games,
-        carried={n: a for n, a in carried.items() if a},
+        ledger=moved,
         rounding=rounding,
         unit=unit,
     )

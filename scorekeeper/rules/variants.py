@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from .cards import JOKER, RANK_NAMES, RANKS, WILD, describe_flipped_card
 from .display import ChartLine, Column, Fact, pot_split_text
 from .errors import RecordError
-from .money import format_cents
+from .money import format_money
 from .record import MAX_PLAYERS, Round, clean_name, name_key
 from .settings import (
     BUY_IN,
@@ -191,7 +191,7 @@ class Variant:
         if not settings.buy_in:
             return []
         cur = settings.currency
-        return [Fact("Buy-in", format_cents(settings.buy_in, cur)), _pot_fact(settings)]
+        return [Fact("Buy-in", format_money(settings.buy_in, cur)), _pot_fact(settings)]
 
     def play_rules(self, settings: Settings, players: int) -> list[Fact]:
         return [Fact("Cards", f"{self.cards_per_player(1, players, settings)} each")]
@@ -370,7 +370,7 @@ class Vegas(Variant):
         money = settings.buy_in > 0
         facts = [Fact("Max score", str(settings.max_score))]
         if money:
-            facts.append(Fact("Buy-in", format_cents(settings.buy_in, cur)))
+            facts.append(Fact("Buy-in", format_money(settings.buy_in, cur)))
             facts.append(_pot_fact(settings))
         if money and settings.second_runner_up_buy_in:
             facts.append(Fact("3rd place", "gets a buy-in out of 2nd's share"))
@@ -379,7 +379,7 @@ class Vegas(Variant):
             facts.append(Fact("Aces", f"count {settings.ace_points}"))
         rebuy = "back to the highest total still under the max"
         if money:
-            rebuy = f"{format_cents(settings.buy_in, cur)}, {rebuy}"
+            rebuy = f"{format_money(settings.buy_in, cur)}, {rebuy}"
         facts.append(Fact("Re-buy", rebuy))
         solidarity = (
             "wild cards stay in melds"
@@ -418,7 +418,7 @@ class Vegas(Variant):
 
     def blank_note(self, settings: Settings) -> str:
         rebuy = (
-            f"re-buy for {format_cents(settings.buy_in, settings.currency)}"
+            f"re-buy for {format_money(settings.buy_in, settings.currency)}"
             if settings.buy_in
             else "re-buy"
         )
@@ -602,11 +602,11 @@ class Texas(Variant):
     def table_rules(self, settings: Settings, players: int) -> list[Fact]:
         cur = settings.currency
         facts = [
-            Fact("Ante", format_cents(settings.ante, cur)),
-            Fact("Going out", f"takes {format_cents(settings.per_round, cur)} from the pot"),
+            Fact("Ante", format_money(settings.ante, cur)),
+            Fact("Going out", f"takes {format_money(settings.per_round, cur)} from the pot"),
         ]
         if settings.buy_in:
-            facts.append(Fact("Buy-in", format_cents(settings.buy_in, cur)))
+            facts.append(Fact("Buy-in", format_money(settings.buy_in, cur)))
         if tuple(settings.pot_split) == (100,):
             facts.append(Fact("Pot", "after round 11 the rest goes to the lowest total"))
         else:
@@ -623,7 +623,7 @@ class Texas(Variant):
     def went_out_note(self, settings: Settings) -> str:
         if not settings.per_round:
             return ""
-        return f" (takes {format_cents(settings.per_round, settings.currency)} from the pot)"
+        return f" (takes {format_money(settings.per_round, settings.currency)} from the pot)"
 
     def sheet_columns(self, rounds: int) -> list[Column]:
         return [Column("Round", 7), Column("Cards", 6, "right"), Column("", 3, "center")]
@@ -651,7 +651,7 @@ class Texas(Variant):
     def blank_note(self, settings: Settings) -> str:
         return (
             "Circle the score of whoever goes out: they take "
-            f"{format_cents(settings.per_round, settings.currency)} from the pot while it "
+            f"{format_money(settings.per_round, settings.currency)} from the pot while it "
             "holds that much. In ×2 and ×3 rounds write the hand times the multiplier."
         )
 

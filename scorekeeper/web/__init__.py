@@ -24,7 +24,8 @@ from werkzeug.routing import IntegerConverter
 from ..extensions import csrf, db, login_manager
 from ..forms import new_submission
 from ..models import TOKEN_MAX, User, UserSession, utcnow
-from ..rules import format_cents
+from ..rules import format_money
+from ..rules.money import use_money_locale
 from ..services import login_from_stamp
 from .headers import StandardHeaders
 
@@ -89,9 +90,12 @@ def _refuse_writes_in_safe_requests(session: Any, flush_context: Any, instances:
 
 
 def _check_csrf() -> None:
-    """Flask-WTF's CSRF check of every request that can change something, exactly as its
-    default hook makes it (exempt views skipped), after asking the method first: the
-    GETs, most of what the app answers, pass at once."""
+    """Money is written in English until the request finds its night
+    (``rules.money.use_money_locale``): a worker's thread never carries one request's
+    locale into the next. Then Flask-WTF's CSRF check of every request that can change
+    something, exactly as its default hook makes it (exempt views skipped), after asking
+    the method first: the GETs, most of what the app answers, pass at once."""
+    use_money_locale(None)
     if request.method in CHANGING_METHODS and current_app.config["WTF_CSRF_ENABLED"]:
         csrf.protect(apply_exemptions=True)
 
@@ -106,7 +110,7 @@ def init_app(app: Flask) -> None:
     app.wsgi_app = StandardHeaders(app.wsgi_app, app.static_url_path or "/static")  # type: ignore[method-assign]
     if not event.contains(db.session, "before_flush", _refuse_writes_in_safe_requests):
         event.listen(db.session, "before_flush", _refuse_writes_in_safe_requests)
-    app.jinja_env.globals["money"] = format_cents
+    app.jinja_env.globals["money"] = format_money
     app.jinja_env.globals["new_submission"] = new_submission
 
     @app.errorhandler(CSRFError)

@@ -35,8 +35,10 @@ from flask import (
 )
 from flask_login import login_required
 
-from .. import live, services, settle_up
+from .. import ledger, live, services
 from ..models import Game, LiveLink, Night
+from ..reports import book_summary
+from ..rules.money import use_money_locale
 from .games import game_or_404
 from .games.sheet import SheetView
 from .headers import templates_version, unchanged
@@ -80,9 +82,10 @@ def game(token: str) -> Response:
     game = live.load_game(stamp.game_id)
     if game is None:  # pragma: no cover - deleted between the two queries
         abort(404)
+    use_money_locale(stamp.locale)
     if game.version != stamp.version:  # changed between the two queries: name what is shown
         etag = _etag(live.GameStamp(stamp.link_id, game.id, game.version, game.created_at,
-                                    stamp.night_name).tag)  # fmt: skip
+                                    stamp.night_name, stamp.locale).tag)  # fmt: skip
     standings = services.standings_for(game)
     html = render_template(
         "live/game.html",
@@ -112,15 +115,18 @@ def night(token: str) -> Response:
     night = live.load_night(stamp.night_id)
     if night is None:  # pragma: no cover - deleted between the two queries
         abort(404)
+    use_money_locale(night.locale)
     games = []
     for n, g in enumerate(night.games, 1):
         standings = services.standings_for(g)
         games.append((g, standings, SheetView(g, standings, chart_uid=f"chart-{n}")))
+    book = ledger.night_book(night, games=[(g.title, s) for g, s, _ in games])
     html = render_template(
         "live/night.html",
         night=night,
         games=games,
-        settlement=settle_up.night_money(night),
+        book=book,
+        book_summary=book_summary(book),
         tv=_tv(),
         etag=etag,
         refresh=REFRESH_SECONDS,

@@ -17,7 +17,7 @@ from flask import (
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from .. import services
+from .. import ledger, services
 from ..forms import (
     ConfirmForm,
     DeleteNightForm,
@@ -25,13 +25,16 @@ from ..forms import (
     PaperForm,
     PersonForm,
     RenameForm,
+    locale_choices,
     options,
+    preferred_locale,
 )
 from ..models import Game, Night, Person
 from ..regulars import regulars_of
-from ..reports import NightSummary
+from ..reports import NightSummary, book_summary
 from ..reports.spreadsheets import night_csv
 from ..rules import RecordError, Standings
+from ..rules.money import use_money_locale
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
@@ -40,6 +43,7 @@ def night_or_404(night_id: int, *, deleted: bool = False) -> Night:
     night = services.load_night(night_id, current_user, deleted=deleted)
     if night is None:
         abort(404)
+    use_money_locale(night.locale)
     return night
 
 
@@ -70,6 +74,9 @@ def new() -> str | Response | tuple[str, int]:
     form = NightForm()
     regulars = regulars_of(current_user.id)
     form.regulars.choices = options([(str(r.id), r.name) for r in regulars])
+    form.locale.choices = locale_choices()
+    if not form.is_submitted():
+        form.locale.data = preferred_locale(request.accept_languages)
     if form.validate_on_submit():
         picked = {str(r.id): r.name for r in regulars}
         try:
@@ -79,6 +86,7 @@ def new() -> str | Response | tuple[str, int]:
                 played_on=form.played_on.data,
                 currency=form.currency.data,
                 paper=form.paper.data,
+                locale=form.locale.data,
                 people=[picked[i] for i in form.regulars.data or [] if i in picked] + form.names(),
                 submission=form.submission.data,
             )
@@ -97,13 +105,11 @@ def new() -> str | Response | tuple[str, int]:
 @bp.get("/<id:night_id>/export.csv")
 @login_required
 def export_csv(night_id: int) -> Response:
-    """The night as a spreadsheet: each game's standings and pot, then who pays whom."""
+    """The night as a spreadsheet: each game with its status, each person's balance, the
+    ledger, what is still to pay."""
     night = night_or_404(night_id)
-    transfers = night_summary(night).settlement.transfers
-    text = night_csv(
-        night.name, night.played_on, night.currency, services.night_games(night), transfers
-    )
-    response = make_response(text)
+    deleted = [(g.title, services.standings_for(g)) for g in deleted_games(night)]
+    response = make_response(night_csv(ledger.night_book(night), deleted))
     response.mimetype = "text/csv"
     name = f"{night.played_on.isoformat()}-night-{night.id}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -204,10 +210,8 @@ def paper(night_id: int) -> Response:
 
 
 def night_summary(night: Night) -> NightSummary:
-    """The night's payout summary, with what was carried in and its rounding."""
-    from ..settle_up import night_money
-
-    return night_money(night).summary
+    """The night's payout summary: its games, its ledger, what is still to pay."""
+    return book_summary(ledger.night_book(night))
 
 
 @bp.route("/<id:night_id>/delete", methods=["GET", "POST"])

@@ -21,7 +21,7 @@ from ..extensions import db
 from ..models import Regular
 from ..payments import KINDS
 from ..reports import spreadsheets
-from ..rules import format_cents
+from ..rules import format_money
 from .changes import attempt, whole
 
 bp = Blueprint("regulars", __name__, url_prefix="/regulars")
@@ -36,7 +36,7 @@ SORTS = {
 
 def nets_text(nets: dict[str, int]) -> str:
     """Money in one or more currencies, never added across them: "$12.50 · €-3.00"."""
-    return " · ".join(format_cents(cents, cur) for cur, cents in nets.items()) or "–"
+    return " · ".join(format_money(cents, cur) for cur, cents in nets.items()) or "–"
 
 
 def regular_or_404(regular_id: int) -> Regular:
@@ -98,7 +98,7 @@ def show(regular_id: int) -> str:
         chart=stats.money_chart(mine.running()),
         kinds=KINDS,
         form=FlaskForm(),
-        money=format_cents,
+        money=format_money,
         nets=nets_text,
     )
 

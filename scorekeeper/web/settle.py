@@ -1,58 +1,79 @@
-"""Settling up a night: the payout page with pay links, marking transfers paid, carrying
-what is unpaid into another night, writing a carried debt off, rounding to whole units."""
+"""Settling up a night: what is still to pay (with pay links), marking a transfer paid or
+writing it off, recording any payment, carrying what is left into a later night, undoing
+an entry, the rounding step and how money is written. Every form is one ledger change
+(``ledger``); each carries a one-time id, so a double tap records once."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from .. import settle_up
-from ..extensions import db
-from ..models import Carry, Night
+from .. import ledger, services
+from ..forms import (
+    CarryForm,
+    LocaleForm,
+    PaymentForm,
+    StepForm,
+    TransferForm,
+    locale_choices,
+    locale_names,
+    options,
+)
+from ..models import Night
+from ..reports import book_summary
 from ..reports.pdf import render_summary_text
-from ..rules import format_cents
-from .changes import attempt, whole
+from ..rules import RecordError, format_money
+from ..rules.money import rounding_steps, step_label
+from .changes import RACE, attempt
 from .nights import night_or_404
 
 bp = Blueprint("settle", __name__, url_prefix="/nights")
 
 
-def _other_nights(night: Night) -> list[Night]:
-    """The keeper's other nights in the same currency, newest first: where to carry to."""
-    return list(
-        db.session.scalars(
-            select(Night)
-            .where(
-                Night.owner_id == night.owner_id,
-                Night.id != night.id,
-                Night.deleted_at.is_(None),
-                Night.currency == night.currency,
-            )
-            .order_by(Night.played_on.desc(), Night.id.desc())
-            .limit(20)
-        )
+def _forms(night: Night, book: ledger.NightBook) -> dict[str, Any]:
+    payment = PaymentForm(prefix="pay")
+    payment.setup(book.parties, night.currency)
+    carry = CarryForm(prefix="carry")
+    carry.target.choices = options(
+        [
+            (str(t.id), f"{t.name} · {t.played_on.strftime('%d %b %Y')}")
+            for t in ledger.later_nights(night)
+        ]
     )
+    step = StepForm(prefix="step", unit=str(night.settle_unit))
+    step.unit.choices = options(
+        [(str(u), step_label(u, night.currency)) for u in rounding_steps(night.currency)]
+    )
+    locale = LocaleForm(prefix="locale", locale=night.locale)
+    locale.locale.choices = locale_choices()
+    return {"payment": payment, "carry": carry, "step": step, "locale_form": locale}
 
 
 @bp.get("/<id:night_id>/payout")
 @login_required
 def payout(night_id: int) -> str:
-    """Settle up: one NightSummary (the same the PDF and the plain text render), each
-    transfer with the payee's pay links and whether it is paid."""
+    """Settle up: what is still to pay first (with pay links, Mark paid), then what was
+    paid and carried, then the summary the PDF and the plain text render too."""
     night = night_or_404(night_id)
-    settlement = settle_up.night_money(night)
+    return _page(night)
+
+
+def _page(night: Night, **forms: Any) -> str:
+    book = ledger.night_book(night)
+    summary = book_summary(book)
     return render_template(
         "nights/payout.html",
         night=night,
-        settlement=settlement,
-        summary=settlement.summary,
-        summary_text=render_summary_text(settlement.summary),
-        targets=_other_nights(night) if settlement.open_lines else [],
-        units=[(u, settle_up.unit_label(u, night.currency)) for u in settle_up.UNITS],
-        form=FlaskForm(),
+        book=book,
+        summary=summary,
+        summary_text=render_summary_text(summary),
+        mark=TransferForm(),
+        undo_form=FlaskForm(),
+        **{**_forms(night, book), **forms},
     )
 
 
@@ -60,54 +81,134 @@ def _done(night_id: int) -> Response:
     return redirect(url_for("settle.payout", night_id=night_id, _anchor="settle"))
 
 
+def _record(change: Any, done: Any, night_id: int) -> Response:
+    """Carry out a ledger change; a repeat of a form already recorded says so."""
+    try:
+        attempt(change, done)
+    except ledger.AlreadyRecorded:
+        flash("Already recorded (sent twice): it counts once.", "info")
+    return _done(night_id)
+
+
 @bp.post("/<id:night_id>/transfers/mark")
 @login_required
 def mark(night_id: int) -> Response:
+    """Mark a transfer still to pay as paid (a payment), or write it off."""
     night = night_or_404(night_id)
-    paid = request.form.get("paid") == "1"
-    attempt(
-        lambda: settle_up.mark_transfer(
-            night, whole("payer"), whole("payee"), whole("amount"), paid=paid,
-            user=current_user,
+    form = TransferForm()
+    if not form.validate_on_submit():
+        flash("That transfer is not one the page offered: see what is to pay now.", "error")
+        return _done(night_id)
+    kind = form.action.data
+    return _record(
+        lambda: ledger.settle_transfer(
+            night, form.payer.number, form.payee.number, form.amount.number, kind=kind,
+            user=current_user, submission=form.submission.data,
         ),
-        lambda line: f"{line.transfer.sentence(night.currency)}: marked "
-        f"{'paid' if paid else 'not paid'}.",
+        lambda line: f"{line.sentence(night.currency)}: "
+        + ("marked paid." if kind == ledger.PAYMENT else "written off."),
+        night_id,
     )  # fmt: skip
-    return _done(night_id)
+
+
+@bp.post("/<id:night_id>/payments")
+@login_required
+def pay(night_id: int) -> str | Response | tuple[str, int]:
+    """Record a payment typed by the keeper (any amount, between any two people)."""
+    night = night_or_404(night_id)
+    book = ledger.night_book(night)
+    form = PaymentForm(prefix="pay")
+    form.setup(book.parties, night.currency)
+    if form.validate_on_submit() and form.amount.cents:
+        payer, payee = form.ids()
+        try:
+            said = ledger.record_payment(
+                night, payer, payee, form.amount.cents,
+                user=current_user, submission=form.submission.data,
+            )  # fmt: skip
+        except ledger.AlreadyRecorded:
+            flash("Already recorded (sent twice): it counts once.", "info")
+            return _done(night_id)
+        except (services.Refused, RecordError) as exc:
+            form.amount.errors = [str(exc)]
+        except services.Conflict:
+            form.amount.errors = [RACE]
+        else:
+            flash(f"Recorded: {said}.", "success")
+            return _done(night_id)
+    elif form.is_submitted() and not form.errors:
+        form.amount.errors = ["Give the amount paid."]
+    night = night_or_404(night_id)
+    return _page(night, payment=form), 422
 
 
 @bp.post("/<id:night_id>/carry")
 @login_required
 def carry(night_id: int) -> Response:
     night = night_or_404(night_id)
-    target = night_or_404(whole("target"))
-    attempt(
-        lambda: settle_up.carry_unpaid(night, target, user=current_user),
-        lambda cents: f"{format_cents(cents, night.currency)} unpaid carried into {target.name}.",
+    form = CarryForm(prefix="carry")
+    form.target.choices = options([(str(t.id), t.name) for t in ledger.later_nights(night)])
+    if not form.validate_on_submit():
+        flash(
+            "A debt is carried only into a later night of yours in the same currency: "
+            "choose one from the list.",
+            "error",
+        )
+        return _done(night_id)
+    target = night_or_404(int(form.target.data))
+    return _record(
+        lambda: ledger.carry_open(
+            night, target, user=current_user, submission=form.submission.data
+        ),
+        lambda cents: (
+            f"{format_money(cents, night.currency)} still to pay carried into {target.name}."
+        ),
+        night_id,
     )
-    return _done(night_id)
 
 
-@bp.post("/<id:night_id>/carried/<id:carry_id>/write-off")
+@bp.post("/<id:night_id>/entries/<id:entry_id>/undo")
 @login_required
-def write_off(night_id: int, carry_id: int) -> Response:
+def undo(night_id: int, entry_id: int) -> Response:
     night = night_or_404(night_id)
-    carried = db.session.get(Carry, carry_id)
-    if carried is None or carried.to_night_id != night.id:
-        abort(404)
-    attempt(
-        lambda: settle_up.write_off(carried, user=current_user),
-        lambda _: "Written off: it no longer counts in the settlement.",
+    if not FlaskForm().validate_on_submit():
+        flash("Send the form from the page.", "error")
+        return _done(night_id)
+    return _record(
+        lambda: ledger.undo_entry(night, entry_id, user=current_user),
+        lambda line: f"Undone: {line.sentence(night)}.",
+        night_id,
     )
-    return _done(night_id)
 
 
 @bp.post("/<id:night_id>/unit")
 @login_required
 def unit(night_id: int) -> Response:
     night = night_or_404(night_id)
-    attempt(
-        lambda: settle_up.set_settle_unit(night, whole("unit")),
-        lambda _: f"Settling {settle_up.unit_label(night.settle_unit, night.currency)}.",
+    form = StepForm(prefix="step")
+    steps = rounding_steps(night.currency)
+    form.unit.choices = options([(str(u), str(u)) for u in steps])
+    if not form.validate_on_submit():
+        flash("Choose how to round: exactly, or one of the steps offered.", "error")
+        return _done(night_id)
+    return _record(
+        lambda: ledger.set_settle_unit(night, int(form.unit.data)),
+        lambda _: f"Settling {step_label(night.settle_unit, night.currency)}.",
+        night_id,
     )
-    return _done(night_id)
+
+
+@bp.post("/<id:night_id>/locale")
+@login_required
+def locale(night_id: int) -> Response:
+    night = night_or_404(night_id)
+    form = LocaleForm(prefix="locale")
+    form.locale.choices = locale_choices()
+    if not form.validate_on_submit():
+        flash("Choose how money is written from the list.", "error")
+        return _done(night_id)
+    return _record(
+        lambda: services.set_locale(night, form.locale.data),
+        lambda _: f"Money is written as in {locale_names()[night.locale]}.",
+        night_id,
+    )

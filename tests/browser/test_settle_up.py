@@ -1,8 +1,9 @@
-"""Settling up on a phone, tapped through a real Chromium over three nights with
-overlapping regulars: a way to pay saved for a regular becomes a pay link on the payout
-page, a transfer marked paid is still paid after a reload, what is unpaid is carried into
-the next night and settled there, and the regulars' table shows each net as the sum of
-the engine's settlements of their nights, to the cent."""
+"""Settling up on a phone, tapped through a real Chromium (issue 19): a way to pay saved
+for a regular becomes a pay link; two transfers marked paid and the rest carried into the
+next night; then the night's running game finishes, and the payout page shows exactly what
+a careful person works out by hand, with what was paid and carried kept as it was; a
+typed partial payment and an over-payment; and the night it was carried to collects the
+carried part once."""
 
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.rules import format_cents, load_game, settle
-from tests.browser.keeper import Keeper, texas_record
+from tests.browser.keeper import Keeper
 
 pytestmark = pytest.mark.browser
 
@@ -29,87 +29,98 @@ def start_night(keeper: Keeper, name: str, day: str, picked: list[str], typed: l
     return keeper.id_from_url(r"/nights/(\d+)$")
 
 
-def games_part(record: dict) -> dict[str, int]:
-    return dict(settle([load_game(record)], "USD").games)
-
-
 def transfer(page: Page, sentence: str):
-    return page.locator("li.pay").filter(has_text=sentence)
+    return page.locator("ul.pay-list li.pay").filter(has_text=sentence)
 
 
-def test_three_nights_of_settling_up(page: Page, live_server: str) -> None:
+def still_to_pay(page: Page) -> list[str]:
+    return sorted(
+        re.sub(r"\s+", " ", t).strip()
+        for t in page.locator("ul.pay-list li.pay .pay-sentence").all_inner_texts()
+    )
+
+
+def test_paid_and_carried_survive_the_last_game_finishing(page: Page, live_server: str) -> None:
     keeper = Keeper(page, live_server)
     keeper.sign_up()
-    nets: dict[str, int] = {}
+    friday = keeper.start_night(["Ann", "Bob", "Cy", "Dee"], name="Friday")
+    first = keeper.new_game(
+        friday,
+        "Rummy",
+        ["Ann", "Bob", "Cy", "Dee"],
+        settings={"Buy-in": "2.00", "Or a fixed number of deals": "1"},
+    )
+    keeper.enter_round("Ann", {"Bob": "5", "Cy": "5", "Dee": "5"})
+    running = keeper.new_game(
+        friday,
+        "Rummy",
+        ["Bob", "Cy", "Dee"],
+        settings={"Buy-in": "1.50", "Or a fixed number of deals": "2"},
+    )
+    keeper.enter_round("Bob", {"Cy": "5", "Dee": "5"})
+    saturday = start_night(keeper, "Saturday", "2026-11-21", ["Ann", "Dee"], [])
 
-    # Night 1: Ann, Bob, Cy play a Texas game.
-    first = keeper.start_night(["Ann", "Bob", "Cy"], name="First")
-    record = texas_record(["Ann", "Bob", "Cy"], 11)
-    keeper.import_game(first, record)
-    for name, cents in games_part(record).items():
-        nets[name] = nets.get(name, 0) + cents
-    settlement = settle([load_game(record)], "USD")
-    assert len(settlement.transfers) == 2
-    paid, unpaid = settlement.transfers
-    paid_text = paid.sentence("USD")
-    unpaid_text = unpaid.sentence("USD")
-
-    # The payee of the first transfer gets a PayPal.me handle: a pay link with the amount.
+    # Ann takes a PayPal.me handle: Bob's transfer to her opens PayPal with the amount.
     keeper.goto("/regulars")
-    keeper.follow(keeper.link(paid.payee))
+    keeper.follow(keeper.link("Ann"))
     keeper.page.get_by_label("How").first.select_option("paypal")
     keeper.page.get_by_label("Handle, IBAN or text").first.fill("annpays")
     keeper.tap(keeper.button("Save ways to pay"))
     expect(keeper.page.locator("p.flash")).to_contain_text("Ways to pay saved")
 
-    keeper.goto(f"/nights/{first}")
+    keeper.goto(f"/nights/{friday}")
     keeper.follow(keeper.link("Settle up"))
-    link = transfer(page, paid_text).get_by_role("link", name=re.compile("Pay with PayPal"))
-    cents = paid.amount
-    expect(link).to_have_attribute(
-        "href", f"https://paypal.me/annpays/{cents // 100}.{cents % 100:02d}USD"
+    assert still_to_pay(page) == [
+        "Bob pays Ann $2.00",
+        "Cy pays Ann $2.00",
+        "Dee pays Ann $2.00",
+    ]
+    link = transfer(page, "Bob pays Ann").get_by_role("link", name=re.compile("PayPal"))
+    expect(link).to_have_attribute("href", "https://paypal.me/annpays/2.00USD")
+    for payer in ("Bob", "Cy"):
+        keeper.tap(transfer(page, f"{payer} pays Ann").get_by_role("button", name="Mark paid"))
+        expect(page.locator("ul.ledger")).to_contain_text(f"{payer} paid Ann $2.00")
+    page.get_by_label("Carry what is still to pay into").select_option(
+        label="Saturday · 21 Nov 2026"
     )
-    keeper.tap(transfer(page, paid_text).get_by_role("button", name="Mark paid"))
-    expect(transfer(page, paid_text)).to_contain_text("Paid")
-    page.reload()
-    expect(transfer(page, paid_text)).to_contain_text("Paid")
-    expect(transfer(page, paid_text).get_by_role("button", name="Mark not paid")).to_be_visible()
-
-    # Night 2: two of them picked from the regulars, Dee new; the unpaid transfer is
-    # carried in from the first night's payout page.
-    second = start_night(keeper, "Second", "2026-11-27", ["Ann", "Bob"], ["Dee"])
-    record2 = texas_record(["Bob", "Dee", "Ann"], 11)
-    keeper.import_game(second, record2)
-    for name, cents in games_part(record2).items():
-        nets[name] = nets.get(name, 0) + cents
-    keeper.goto(f"/nights/{first}/payout")
-    target = keeper.page.get_by_label("Carry what is still unpaid into")
-    target.select_option(label="Second · 27 Nov 2026")
     keeper.tap(keeper.button("Carry"))
-    expect(transfer(page, unpaid_text)).to_contain_text("Carried to Second")
-    keeper.goto(f"/nights/{second}/payout")
-    carried = f"{unpaid.payer} owed {unpaid.payee} {format_cents(unpaid.amount, 'USD')}"
-    expect(page.locator("main")).to_contain_text(carried)
-    owed = {unpaid.payer: -unpaid.amount, unpaid.payee: unpaid.amount}
-    both = settle([load_game(record2)], "USD", carried=owed)
-    for t in both.transfers:
-        expect(transfer(page, t.sentence("USD"))).to_be_visible()
-        keeper.tap(transfer(page, t.sentence("USD")).get_by_role("button", name="Mark paid"))
-        expect(transfer(page, t.sentence("USD"))).to_contain_text("Paid")
+    expect(page.locator("ul.ledger")).to_contain_text(
+        "Dee owed Ann $2.00: carried to Saturday (2026-11-21)"
+    )
+    expect(page.locator("#settle")).to_contain_text("Everyone is even")
 
-    # Night 3: Cy and Dee picked, "ann" typed is Ann.
-    third = start_night(keeper, "Third", "2026-12-04", ["Cy", "Dee"], ["ann"])
-    expect(page.locator("main")).to_contain_text("Ann")
-    record3 = texas_record(["Cy", "Ann", "Dee"], 11)
-    keeper.import_game(third, record3)
-    for name, cents in games_part(record3).items():
-        nets[name] = nets.get(name, 0) + cents
+    # The running game's last deal: Bob wins it. By hand: Cy and Dee each owe Bob $1.50.
+    keeper.goto(f"/games/{running}")
+    keeper.enter_round("Bob", {"Cy": "4", "Dee": "9"})
+    keeper.goto(f"/nights/{friday}/payout")
+    assert still_to_pay(page) == ["Cy pays Bob $1.50", "Dee pays Bob $1.50"]
+    ledger = page.locator("ul.ledger")
+    for sentence in ("Bob paid Ann $2.00", "Cy paid Ann $2.00", "carried to Saturday"):
+        expect(ledger).to_contain_text(sentence)
+    expect(page.locator("#settle .notice")).to_contain_text("Bob +$3.00, Cy -$1.50, Dee -$1.50")
+    page.reload()
+    assert still_to_pay(page) == ["Cy pays Bob $1.50", "Dee pays Bob $1.50"]
 
-    # The regulars' table: four people, each net the sum of their nights, to the cent.
-    keeper.goto("/regulars")
-    rows = page.locator("table.regulars tbody tr")
-    expect(rows).to_have_count(4)
-    for i in range(4):
-        cells = [c.strip() for c in rows.nth(i).locator("th, td").all_inner_texts()]
-        assert cells[-1] == format_cents(nets[cells[0]], "USD"), (cells, nets)
-    assert sum(nets.values()) == 0
+    # Cy pays $1.00 in cash (part of his $1.50), then Dee $2.00 for her $1.50.
+    keeper.tap(page.get_by_text("Record a payment"))
+    page.get_by_label("Who paid").select_option(label="Cy")
+    page.get_by_label("Paid to").select_option(label="Bob")
+    page.get_by_label("Amount").fill("1")
+    keeper.tap(keeper.button("Record payment"))
+    expect(page.locator("p.flash")).to_contain_text("Recorded: Cy paid Bob $1.00.")
+    assert still_to_pay(page) == ["Cy pays Bob $0.50", "Dee pays Bob $1.50"]
+    keeper.tap(page.get_by_text("Record a payment"))
+    page.get_by_label("Who paid").select_option(label="Dee")
+    page.get_by_label("Paid to").select_option(label="Bob")
+    page.get_by_label("Amount").fill("2")
+    keeper.tap(keeper.button("Record payment"))
+    expect(page.locator("p.flash")).to_contain_text("Recorded: Dee paid Bob $2.00.")
+    # Bob is square (+3.00 - 1.00 - 2.00); Dee paid 50c too much and Cy still owes 50c:
+    # the fewest transfers settle both with one.
+    assert still_to_pay(page) == ["Cy pays Dee $0.50"]
+
+    # Saturday collects the carried part, once.
+    keeper.goto(f"/nights/{saturday}/payout")
+    assert still_to_pay(page) == ["Dee pays Ann $2.00"]
+    expect(page.locator("ul.ledger")).to_contain_text("Dee owed Ann $2.00 from Friday (2026-11-20)")
+    assert first and saturday

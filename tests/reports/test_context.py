@@ -8,7 +8,7 @@ from scorekeeper.reports import night_summary_context, night_summary_text, sampl
 from scorekeeper.reports.blank import blank_sheet_context
 from scorekeeper.reports.common import card_values_text, fit_page, settings_facts
 from scorekeeper.reports.filled import game_sheet_context
-from scorekeeper.rules import RecordError, Standings, get_variant, load_game, parse_night
+from scorekeeper.rules import RecordError, Standings, get_variant, load_game, parse_night, settle
 
 VARIANTS = ["vegas", "texas", "rummy", "multiplayer", "dummy"]
 
@@ -205,7 +205,10 @@ def night() -> tuple[str, list[tuple[str, Standings]]]:
 
 def test_night_summary_settles_finished_games_only() -> None:
     currency, games = night()
-    summary = night_summary_context("Friday night", "2026-11-22", currency, games)
+    finished = [s for _, s in games if s.finished]
+    summary = night_summary_context(
+        "Friday night", "2026-11-22", currency, games, settle(finished, currency)
+    )
     assert summary.transfers == ("Bob pays Ann $7.00", "Cy pays Ann $2.60")
     assert [(p.name, p.net, p.words) for p in summary.people] == [
         ("Ann", "+$9.60", "receives $9.60"),

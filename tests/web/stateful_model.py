@@ -44,11 +44,10 @@ from hypothesis.stateful import (
 from sqlalchemy import delete, select
 from werkzeug.test import TestResponse
 
-from scorekeeper import services, settle_up
+from scorekeeper import ledger, services, stats
 from scorekeeper.extensions import db
-from scorekeeper.models import Carry, Game, Night, User
-from scorekeeper.rules import VARIANTS, get_variant, load_game, name_key
-from scorekeeper.rules.settlement import net_by_person
+from scorekeeper.models import Game, LedgerEntry, Night, Person, User
+from scorekeeper.rules import VARIANTS, get_variant, load_game, name_key, settle
 from tests.web.checks import snapshot
 from tests.web.keeper import Form, Keeper, forms_of, text_of
 
@@ -62,7 +61,12 @@ NAMES = (
 )  # fmt: skip
 # Names of different people, whatever the look-alike rules (for the first night).
 PLAIN_NAMES = ("Ann", "Bob", "Cy", "K", "10", "JK", "hands", "went_out", "Zoë", "O'Neil")
-CURRENCIES = ("USD", "USD", "EUR", "JPY")
+CURRENCIES = ("USD", "USD", "USD", "EUR", "JPY", "KWD")
+DATES = ("2026-11-20", "2026-11-27", "2026-12-04")
+LOCALES = ("en", "en", "de", "ja")
+# Amounts a keeper types for a payment: ordinary, odd, too precise for some currencies,
+# and wrong.
+AMOUNTS = ("1", "0.50", "2.75", "10", "1,000", "0.005", "0", "-1", "x", "=1+1", "")
 # Values a keeper may type into a game's settings: allowed ones ("keep": the form's own
 # default), and by (variant, key) or key a few the form must refuse.
 SETTING_VALUES: dict[str, tuple[str, ...]] = {
@@ -234,6 +238,23 @@ def canon(standings: dict[str, Any]) -> dict[str, Any]:
         else {k: v for k, v in standings["next_round"].items() if k not in {"dealer", "starts"}}
         | {"contracts": sorted((standings["next_round"]["contracts"] or {}).values())},
     }
+
+
+def text_of_html(html: str) -> str:
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
+
+
+def to_pay(html: str) -> dict[int, int]:
+    """What is still to pay on a payout page, from its Mark paid forms: each regular's
+    balance (to receive: positive), in minor units."""
+    out: dict[int, int] = {}
+    for form in forms_of(html):
+        values = form.values()
+        if form.action.endswith("/transfers/mark") and values.get("action") == "payment":
+            payer, payee, amount = (int(values[k]) for k in ("payer", "payee", "amount"))
+            out[payer] = out.get(payer, 0) - amount
+            out[payee] = out.get(payee, 0) + amount
+    return {k: v for k, v in out.items() if v}
 
 
 def sheet_totals(html: str) -> list[tuple[str, int]]:
@@ -478,6 +499,8 @@ class CardNights(RuleBasedStateMachine):
         currency = data.draw(st.sampled_from(CURRENCIES), label="currency")
         values.update(
             name=data.draw(st.sampled_from(["Friday", "<i>Sat</i>", ""]), label="name"),
+            played_on=data.draw(st.sampled_from(DATES), label="date"),
+            locale=data.draw(st.sampled_from(LOCALES), label="locale"),
             currency=currency,
             people=sep.join(typed),
             regulars=picked,
@@ -590,6 +613,37 @@ class CardNights(RuleBasedStateMachine):
         phone.nights[night.id] = night
         self.touched_nights.add(night.id)
         self._new_game(data, phone, night)
+
+    @initialize(data=st.data())
+    def money_on_the_table(self, data: st.DataObject) -> None:
+        """Most examples also have money to settle: a night whose one-deal game is over,
+        and a later night of the same people in the same currency to carry debts into."""
+        if not data.draw(st.integers(0, 2), label="money on the table"):
+            return
+        phone = self.phones[0]
+        people = data.draw(
+            st.lists(st.sampled_from(PLAIN_NAMES), min_size=2, max_size=4, unique=True),
+            label="players",
+        )
+        currency = data.draw(st.sampled_from(["USD", "JPY", "KWD"]), label="currency")
+        nights = []
+        for day in ("2026-11-20", "2026-11-27"):
+            form = self.page_form(phone, "/nights/new")
+            assert form is not None
+            values = {**form.values(), "people": "\n".join(people), "currency": currency,
+                      "played_on": day}  # fmt: skip
+            r, refused, _ = self.send(phone, "/nights/new", values)
+            assert not refused
+            night = NightModel(int(r.headers["Location"].rstrip("/").split("/")[-1]), currency)
+            phone.nights[night.id] = night
+            nights.append(night)
+        first = nights[0]
+        game = phone.keeper.game(first.id, "rummy", people, buy_in="3", deals="1")
+        first.games[game] = GameModel(game, first.id, "rummy")
+        hands = {name: data.draw(st.integers(0, 30), label="hand") for name in people[1:]}
+        assert phone.keeper.enter(game, people[0], hands).status_code == 302
+        self.touch(first)
+        self.touched_nights.add(nights[1].id)
 
     @precondition(has_night)
     @rule(data=st.data())
@@ -1002,33 +1056,98 @@ class CardNights(RuleBasedStateMachine):
     @precondition(has_night)
     @rule(data=st.data())
     def settle_up(self, data: st.DataObject) -> None:
+        """Money, as a keeper records it: a transfer marked paid or written off (sometimes
+        from a page that is no longer current), a payment typed (partial, over, wrong), a
+        carry into a later night (or an earlier one, sent anyway), an undo, the rounding
+        and the locale; each sometimes sent twice. What was recorded stays recorded."""
         phone, night = self.pick_night(data) or (None, None)
         assert phone is not None and night is not None
+        for _ in range(data.draw(st.integers(1, 3), label="actions")):
+            self._settle_once(data, phone, night)
+
+    def _settle_once(self, data: st.DataObject, phone: Phone, night: NightModel) -> None:
         html = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
         forms = post_forms(html)
-        # Marks, carries and write-offs more often than the rounding unit.
-        weighted = [f for f in forms for _ in range(1 if f.action.endswith("/unit") else 3)]
+        settings = ("/unit", "/locale")
+        weighted = [f for f in forms for _ in range(1 if f.action.endswith(settings) else 3)]
         form = data.draw(st.sampled_from(weighted), label="action")
         values = form.values()
-        if form.action.endswith("/unit"):
-            values["unit"] = data.draw(st.sampled_from([*form.choices("unit"), "3"]), label="unit")
-        elif form.action.endswith("/carry"):
-            values["target"] = data.draw(st.sampled_from(form.choices("target")), label="into")
-        elif form.action.endswith("/mark") and data.draw(st.integers(0, 5), label="off") == 0:
-            values["amount"] = str(int(values["amount"]) + 1)  # not a transfer of tonight
+        action = form.action
+        if action.endswith("/unit"):
+            values["step-unit"] = data.draw(
+                st.sampled_from([*form.choices("step-unit"), "3"]), label="unit"
+            )
+        elif action.endswith("/locale"):
+            values["locale-locale"] = data.draw(
+                st.sampled_from([*form.choices("locale-locale"), "xx"]), label="locale"
+            )
+        elif action.endswith("/carry"):
+            others = [str(n.id) for n in phone.nights.values() if n.id != night.id]
+            values["carry-target"] = data.draw(
+                st.sampled_from([*form.choices("carry-target"), *others]), label="into"
+            )
+        elif action.endswith("/payments"):
+            people = form.choices("pay-payer")
+            values["pay-payer"] = data.draw(st.sampled_from(people), label="payer")
+            values["pay-payee"] = data.draw(st.sampled_from(people), label="payee")
+            values["pay-amount"] = data.draw(st.sampled_from(AMOUNTS), label="amount")
+        elif action.endswith("/mark") and data.draw(st.integers(0, 5), label="stale") == 0:
+            values["amount"] = str(int(values["amount"]) + 1)  # not what is to pay now
         double = data.draw(st.booleans(), label="double")
-        _, refused, shown = self.send(phone, form.action, values, double=double)
-        if form.action.endswith("/carry") and not refused:
-            target = next(n for n in phone.nights.values() if n.id == int(values["target"]))
-            self.touched_nights.add(target.id)
-            assert "Carried to" in shown
-        if form.action.endswith("/mark") and not refused:
-            paid = values["paid"] == "1"
-            mark = self.form_in(
-                shown, f"/nights/{night.id}/transfers/mark"
-            )  # the page still offers the other mark for this line
-            assert mark is not None or not paid
+        before = self.ledger_rows()
+        _, refused, shown = self.send(phone, action, values, double=double)
+        after = self.ledger_rows()
+        # Nothing recorded is lost or changed, but the one entry an undo undid.
+        undone = int(action.split("/")[-2]) if action.endswith("/undo") else None
+        for entry_id, row in before.items():
+            assert entry_id in after, f"entry {entry_id} vanished"
+            if entry_id != undone or refused:
+                assert after[entry_id] == row, (entry_id, row, after[entry_id])
+        added = set(after) - set(before)
+        if added:
+            assert not refused and action.endswith(("/mark", "/payments", "/carry"))
+            for entry_id in added:
+                assert f"/entries/{entry_id}/undo" in shown, "a recorded entry is not shown"
+        if action.endswith("/carry") and not refused:
+            self.touched_nights.add(int(values["carry-target"]))
         self.touched_nights.add(night.id)
+        if not refused and action.endswith(("/unit", "/locale")):
+            self.touched_games.update(g.id for g in night.live_games())
+
+    @precondition(has_night)
+    @rule(data=st.data())
+    def carry_forward(self, data: st.DataObject) -> None:
+        """What is still to pay on a night, carried into a later one (when any night offers
+        it), sometimes twice; then money keeps moving on both nights."""
+        offered = []
+        for phone in self.phones:
+            for night in phone.live_nights():
+                html = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
+                form = self.form_in(html, "/carry")
+                if form is not None:
+                    offered.append((phone, night, form))
+        if not offered:
+            return
+        phone, night, form = data.draw(st.sampled_from(offered), label="carry")
+        values = {**form.values()}
+        values["carry-target"] = data.draw(st.sampled_from(form.choices("carry-target")))
+        before = self.ledger_rows()
+        _, refused, shown = self.send(phone, form.action, values, double=data.draw(st.booleans()))
+        assert not refused, text_of_html(shown)[:300]
+        added = set(self.ledger_rows()) - set(before)
+        assert added and all(f"/entries/{e}/undo" in shown for e in added)
+        self.touched_nights.update({night.id, int(values["carry-target"])})
+
+    def ledger_rows(self) -> dict[int, tuple[Any, ...]]:
+        with app_context(self.app):
+            rows = db.session.execute(
+                select(
+                    LedgerEntry.id, LedgerEntry.night_id, LedgerEntry.kind,
+                    LedgerEntry.payer_id, LedgerEntry.payee_id, LedgerEntry.amount,
+                    LedgerEntry.to_night_id, LedgerEntry.undone_at.is_(None),
+                )
+            ).all()  # fmt: skip
+        return {row[0]: tuple(row[1:]) for row in rows}
 
     # -- invariants --------------------------------------------------------------------
     def check_game(self, phone: Phone, game: GameModel) -> dict[str, Any]:
@@ -1085,43 +1204,87 @@ class CardNights(RuleBasedStateMachine):
             assert " ".join(sentence.split()) in text, (sentence, text[:1500])
 
     def check_night(self, phone: Phone, night: NightModel) -> None:
-        """The night lists its live games; its settlement sums to 0, and is the games'
-        balances (from their exports) plus what was carried in, rounded to the unit."""
+        """The night lists its live games; its settlement sums to 0; its games' part is the
+        engine's settlement of the exported records in the night's rounding step; what is
+        still to pay (the Mark paid forms) settles exactly each person's balance; every
+        entry recorded on it or carried into it is shown."""
         html = self.get(phone, f"/nights/{night.id}").get_data(as_text=True)
         listed = {int(i) for i in re.findall(r'href="/games/(\d+)"', html)}
         assert listed == {g.id for g in night.live_games()}
-        self.get(phone, f"/nights/{night.id}/payout")
+        page = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
         finished = [
-            standings["pot"]["balances"]
-            for standings in (self.checked(phone, game) for game in night.live_games())
-            if standings["finished"]
+            load_game(self.get(phone, f"/games/{game.id}/export.json").get_json())
+            for game in night.live_games()
+            if self.checked(phone, game)["finished"]
         ]
-        games = {name_key(n): v for n, v in net_by_person(finished).items() if v}
         with app_context(self.app):
             user = db.session.get(User, phone.user_id)
             loaded = services.load_night(night.id, user)
             assert loaded is not None
-            money = settle_up.night_money(loaded)
-            settlement = money.summary.settlement
-            carries = db.session.scalars(
-                select(Carry).where(Carry.to_night_id == night.id, Carry.written_off_at.is_(None))
-            ).all()
-            carried_cents = sum(c.amount for c in carries)
+            book = ledger.night_book(loaded)
             unit = loaded.settle_unit
-        people = settlement.people
-        assert sum(people.values()) == 0, people
-        assert {name_key(n): v for n, v in settlement.games.items() if v} == games
-        assert sum(settlement.carried.values()) == 0
-        assert sum(v for v in settlement.carried.values() if v > 0) <= carried_cents
-        paid: dict[str, int] = {}
-        for t in settlement.transfers:
-            assert t.amount > 0
-            paid[t.payer] = paid.get(t.payer, 0) - t.amount
-            paid[t.payee] = paid.get(t.payee, 0) + t.amount
-        assert {n: v for n, v in paid.items() if v} == {n: v for n, v in people.items() if v}
-        for name, net in people.items():
-            exact = settlement.games.get(name, 0) + settlement.carried.get(name, 0)
-            assert abs(net - exact) < max(unit, 1), (name, net, exact, unit)
+            keys = {name_key(n): rid for rid, n in book.names.items()}
+            entries = [e.id for e in ledger.entries_of(night.id) if e.undone_at is None]
+        settlement = book.settlement
+        assert sum(settlement.people.values()) == 0, settlement.people
+        engine = settle(finished, night.currency, unit=unit)
+        expected = {name_key(n): v + engine.rounding.get(n, 0) for n, v in engine.games.items()}
+        shown = {name_key(n): v for n, v in ledger.games_part(settlement).items()}
+        assert {k: v for k, v in shown.items() if v} == {k: v for k, v in expected.items() if v}
+        balances = {keys[name_key(n)]: v for n, v in settlement.people.items() if v}
+        assert to_pay(page) == balances, (to_pay(page), balances)
+        for entry_id in entries:
+            assert f"/entries/{entry_id}/undo" in page, f"entry {entry_id} is not shown"
+
+    def check_money(self, phone: Phone) -> None:
+        """Across all the keeper's nights, for every regular: their games' nets (after
+        each night's rounding) equal what they received minus what they paid in recorded
+        payments, plus what is still to receive minus what is still to pay, each write-off
+        counted for both sides as the payment that will never happen; and their stats are
+        those games' nets."""
+        games: dict[tuple[int, str], int] = {}
+        moved: dict[tuple[int, str], int] = {}
+        for night in phone.live_nights():
+            finished = [
+                load_game(self.get(phone, f"/games/{game.id}/export.json").get_json())
+                for game in night.live_games()
+                if self.checked(phone, game)["finished"]
+            ]
+            page = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
+            with app_context(self.app):
+                unit = db.session.get(Night, night.id).settle_unit
+                people = dict(
+                    db.session.execute(
+                        select(Person.name_key, Person.regular_id).where(
+                            Person.night_id == night.id
+                        )
+                    ).all()
+                )
+                recorded = db.session.execute(
+                    select(LedgerEntry.payer_id, LedgerEntry.payee_id, LedgerEntry.amount).where(
+                        LedgerEntry.night_id == night.id,
+                        LedgerEntry.kind.in_(("payment", "write_off")),
+                        LedgerEntry.undone_at.is_(None),
+                    )
+                ).all()
+            engine = settle(finished, night.currency, unit=unit)
+            for name, net in engine.games.items():
+                key = (people[name_key(name)], night.currency)
+                games[key] = games.get(key, 0) + net + engine.rounding.get(name, 0)
+            for payer, payee, amount in recorded:  # paid: +, received: -
+                moved[payer, night.currency] = moved.get((payer, night.currency), 0) + amount
+                moved[payee, night.currency] = moved.get((payee, night.currency), 0) - amount
+            for regular, balance in to_pay(page).items():
+                key = (regular, night.currency)
+                moved[key] = moved.get(key, 0) - balance
+        everyone = {k for k, v in games.items() if v} | {k for k, v in moved.items() if v}
+        for key in everyone:
+            assert games.get(key, 0) == -moved.get(key, 0), (key, games, moved)
+        with app_context(self.app):
+            regular_stats = stats.all_stats(phone.user_id)
+        for (regular, currency), net in games.items():
+            if regular in regular_stats:
+                assert regular_stats[regular].nets.get(currency, 0) == net, (regular, currency)
 
     def check_database(self) -> None:
         """Every stored game replays, deleted ones too, and its seats are its players."""
@@ -1168,6 +1331,7 @@ class CardNights(RuleBasedStateMachine):
                         self.check_pdf(phone, game, standings)
                         pdfs -= 1
                 self.check_night(phone, night)
+            self.check_money(phone)
 
     @rule()
     def next_requests_land_on_the_other_worker(self) -> None:

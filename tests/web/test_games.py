@@ -63,7 +63,7 @@ def test_new_game_refuses_bad_settings_and_keeps_them(keeper, client):
     )
     assert r.status_code == 422
     page = text_of(r)
-    assert "at most two decimals" in page
+    assert "an amount in USD has at most 2 decimals" in page
     r = client.post(
         url,
         data={

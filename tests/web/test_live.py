@@ -313,11 +313,11 @@ def test_the_night_link_shows_the_games_and_who_pays_whom_with_pay_links(
     bob, ann = regular_id(keeper.client, "Bob"), regular_id(keeper.client, "Ann")
     r = keeper.client.post(f"/nights/{night}/transfers/mark", data={
         "csrf_token": inputs(payout)["csrf_token"], "payer": bob, "payee": ann,
-        "amount": 100, "paid": "1"})  # fmt: skip
+        "amount": 100, "action": "payment", "submission": "tap-1"})  # fmt: skip
     assert r.status_code == 302
     assert changed()
     paid = text_of(phone.get(link))
-    assert "Bob pays Ann $1.00 Paid" in paid
+    assert "Bob paid Ann $1.00" in paid and "Bob pays Ann" not in paid
     assert paid.count("Pay Ann with PayPal.me") == 1  # only Cy still has to pay
 
 

@@ -19,7 +19,7 @@ from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Carry, LoginAttempt, Night, Person, utcnow
+from scorekeeper.models import LedgerEntry, LoginAttempt, Night, Person, utcnow
 from tests.conftest import make_app
 from tests.web.checks import audit, snapshot
 from tests.web.keeper import Keeper, inputs, text_of
@@ -80,7 +80,7 @@ def site(app: Flask, client: FlaskClient) -> Site:
     night = owner.night(["Ann", "Bob", "Cy"])
     game = owner.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
     assert owner.enter(game, "Ann", {"Bob": 5, "Cy": 5}).status_code == 302
-    person = owner.person_ids(night)["Bob"]
+    person, payee = (owner.person_ids(night)[name] for name in ("Bob", "Ann"))
     other = Keeper(app.test_client())
     other.signup("mallory@example.com")
     other.night(["Mal", "Lory"])  # she has data of her own, with other ids
@@ -113,24 +113,25 @@ def site(app: Flask, client: FlaskClient) -> Site:
         later = Night(owner_id=people.night.owner_id, name="Later", played_on=date(2026, 11, 27))
         db.session.add(later)
         db.session.flush()
-        carried = Carry(
-            from_night_id=night,
+        carried = LedgerEntry(
+            night_id=night,
+            kind="carry",
             to_night_id=later.id,
             payer_id=regular,
-            payee_id=regular,
+            payee_id=db.session.get(Person, payee).regular_id,
             amount=100,
             user_id=people.night.owner_id,
         )
         db.session.add(carried)
         db.session.commit()
-        carry = carried.id
+        entry = carried.id
     ids = {
         "night_id": night,
         "game_id": game,
         "person_id": person,
         "number": 1,
         "regular_id": regular,
-        "carry_id": carry,
+        "entry_id": entry,
     }
     tokens = {
         "live.game": live_token(owner, f"/games/{game}/live"),

@@ -12,6 +12,7 @@ from flask_login import current_user, login_required
 
 from ... import services
 from ...models import TOKEN_MAX, Game
+from ...rules.money import use_money_locale
 
 bp = Blueprint("games", __name__)
 
@@ -23,6 +24,7 @@ def game_or_404(game_id: int, *, deleted: bool = False, eager: bool = True) -> G
     game = services.load_game(game_id, current_user, deleted=deleted, eager=eager)
     if game is None:
         abort(404)
+    use_money_locale(game.night.locale)
     return game
 
 
@@ -60,6 +62,7 @@ def stamp_or_404(game_id: int) -> services.GameStamp:
         stamp = services.game_stamp(game_id, user=current_user)
     if stamp is None:
         abort(404)
+    use_money_locale(stamp.locale)
     return stamp
 
 
@@ -75,6 +78,7 @@ def with_stamp(view: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         g.stamp = owned_stamp(kwargs["game_id"])
         if g.stamp is not None:
+            use_money_locale(g.stamp.locale)
             return view(*args, **kwargs)
         return guarded(*args, **kwargs)
 

@@ -8,7 +8,7 @@ from flask import abort, flash, make_response, redirect, render_template, reques
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from ... import services
+from ... import ledger, services
 from ...forms import ConfirmForm, ImportForm, new_submission
 from ...rules import RecordError
 from ...rules.errors import NotJson
@@ -75,8 +75,13 @@ def delete(game_id: int) -> str | Response:
             abort(404)
         form.version.data = str(game.version)
         form.submission.data = new_submission()
+        moves = ledger.MONEY_MOVES if ledger.money_recorded(game.night_id) else None
         return render_template(
-            "games/delete.html", game=game, s=services.standings_for(game), form=form
+            "games/delete.html",
+            game=game,
+            s=services.standings_for(game),
+            form=form,
+            money_moves=moves,
         )
     if not form.validate_on_submit():
         abort(400)

@@ -17,7 +17,7 @@ from flask_login import current_user, login_required
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from ... import services
+from ... import ledger, services
 from ...forms import (
     ConfirmForm,
     JoinForm,
@@ -28,7 +28,7 @@ from ...forms import (
     parse_hand_field,
 )
 from ...models import Game
-from ...rules import NextRound, RecordError, Standings, format_cents, name_key
+from ...rules import NextRound, RecordError, Standings, format_money, name_key
 from ...rules.cards import MAX_CARDS_IN_HAND, parse_flipped_card
 from ...rules.record import MAX_HAND_POINTS
 from .blueprint import bp, game_or_404, with_stamp
@@ -251,7 +251,8 @@ class RoundEntry:
             multiplier=variant.multiplier(self.number),
             max_hand_points=MAX_HAND_POINTS,
             max_cards=MAX_CARDS_IN_HAND,
-            money=lambda c: format_cents(c, s.pot.currency),
+            money=lambda c: format_money(c, s.pot.currency),
+            money_moves=ledger.MONEY_MOVES if ledger.money_recorded(self.game.night_id) else None,
         ), status
 
 
@@ -465,7 +466,7 @@ def join(game_id: int) -> Response | tuple[str, int]:
     else:
         status = 422 if form.new_name.errors else 200
     fee, start = s.join_terms()
-    money = functools.partial(format_cents, currency=s.pot.currency)
+    money = functools.partial(format_money, currency=s.pot.currency)
     return render_template(
         "games/join.html", game=game, s=s, form=form, fee=fee, start=start, money=money
     ), status
@@ -486,7 +487,7 @@ def _joined(game: Game, s: Standings, form: JoinForm) -> bool:
             fee, start = s.join_terms()
             flash(
                 f"{name} joins at the start of round {s.rounds_played + 1}, pays "
-                f"{format_cents(fee, s.pot.currency)} and starts at {start}.",
+                f"{format_money(fee, s.pot.currency)} and starts at {start}.",
                 "success",
             )
     except services.Conflict:

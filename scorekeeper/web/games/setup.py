@@ -32,7 +32,7 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
         if re.fullmatch(r"[0-9]{1,9}", from_id)
         else None
     )
-    form = new_game_form(variant, night.people, source)
+    form = new_game_form(variant, night.people, source, night.currency)
     if form.validate_on_submit() and (started := _start(night, variant, form)) is not None:
         return started
     players = max(form.seating.seated or len(night.people), 2)

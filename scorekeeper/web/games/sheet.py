@@ -19,7 +19,7 @@ from ...cache import DocumentCache
 from ...forms import new_submission
 from ...models import Game
 from ...reports.chart import game_chart
-from ...rules import Standings, format_cents, get_variant
+from ...rules import Standings, format_money, get_variant
 from ...rules.display import Fact, cell_marks, legend
 from ..headers import templates_version, unchanged
 from .blueprint import bp, game_or_404, stamp_or_404, with_stamp
@@ -254,7 +254,7 @@ class SheetView:
         self.chart = game_chart(s, uid=chart_uid)  # running totals, drawn (reports/_chart.html)
 
     def money(self, cents: int) -> str:
-        return format_cents(cents, self.currency)
+        return format_money(cents, self.currency)
 
     def rules_line(self) -> str:
         """The table rules in one line, as printed on the sheets."""

@@ -1,0 +1,520 @@
+"""The ledger: what people did with a night's money, and what is still to pay.
+
+A night's money has two sources. Its finished games give each person a net (rounded to
+the night's step when the table settles in steps). Its ledger entries record what people
+did (:class:`~scorekeeper.models.LedgerEntry`): a payment, a debt carried to a later
+night, a debt written off. What each person still owes or is owed is
+
+    games' net (+ rounding) + carried in - carried out + paid - received
+                            + written off for them - written off to them
+
+and the suggested transfers are the fewest transfers of those balances. Nothing derived is
+stored: :func:`night_book` works it out from the games and the entries every time, so a
+payment stays paid and a carried debt stays carried whatever happens to the night's games
+or rounding afterwards; only what is still to pay moves.
+
+A carry counts while both of its nights do: deleting either night puts the debt back where
+it was (the source keeps it when the target goes; nobody is charged a debt from a night
+that is gone), and restoring it puts the carry back in force. Carries only go forward, to
+a night played later (by date, then by order of creation), so a debt can never come back
+to the night it left.
+
+Every change here is one transaction that locks the night's row first (and the target's,
+for a carry, in id order): two phones recording money on one night take turns, and each
+sees what the other recorded. Every form carries a one-time id: sent twice, it counts once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+
+from . import services
+from .extensions import db
+from .models import LedgerEntry, Night, Regular, User, utcnow
+from .payments import PayOption, pay_options
+from .rules import Settlement, Standings, Transfer, format_money, name_key, settle
+from .rules.money import rounding_steps, signed_money
+from .rules.settings import MAX_MONEY_CENTS
+from .services import Conflict, Refused, transaction
+
+PAYMENT, CARRY, WRITE_OFF = "payment", "carry", "write_off"
+KINDS = (PAYMENT, CARRY, WRITE_OFF)
+
+
+class AlreadyRecorded(Exception):
+    """This money form was sent before (a double tap or a retry): it counted once."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryLine:
+    """A ledger entry as one night shows it: names as the night spells them, and whether
+    it counts there now (a carry whose other night is deleted does not)."""
+
+    entry: LedgerEntry
+    payer: str
+    payee: str
+    counts: bool
+    other_night: Night | None = None  # a carry's other end
+
+    @property
+    def amount(self) -> int:
+        return self.entry.amount
+
+    @property
+    def undone(self) -> bool:
+        return self.entry.undone_at is not None
+
+    def sentence(self, night: Night, *, players: bool = False) -> str:
+        """What happened, in words, as seen from ``night``; for the players' page
+        (``players``) a carry's other night is named by its date only."""
+        money = format_money(self.amount, night.currency)
+        e = self.entry
+        if e.kind == PAYMENT:
+            return f"{self.payer} paid {self.payee} {money}"
+        if e.kind == WRITE_OFF:
+            return f"{self.payee} wrote off the {money} {self.payer} owed"
+        other = self.other_night
+        where = "another night"
+        if other is not None:
+            day = other.played_on.isoformat()
+            where = f"the night of {day}" if players else f"{other.name} ({day})"
+        gone = "" if self.counts else " (that night is deleted: not counted)"
+        if e.night_id == night.id:
+            return f"{self.payer} owed {self.payee} {money}: carried to {where}{gone}"
+        return f"{self.payer} owed {self.payee} {money} from {where}{gone}"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTransfer:
+    """A transfer still to pay, with the regulars behind the names and how to pay."""
+
+    transfer: Transfer
+    payer: Regular | None
+    payee: Regular | None
+    options: tuple[PayOption, ...] = ()
+    owed_back: bool = False  # the payee paid the payer more than they owed
+
+    def sentence(self, currency: str) -> str:
+        back = " back" if self.owed_back else ""
+        return (
+            f"{self.transfer.payer} pays {self.transfer.payee} "
+            f"{format_money(self.transfer.amount, currency)}{back}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MovedSince:
+    """The games' part of the balances moved after money was last recorded."""
+
+    since: datetime
+    changes: tuple[tuple[str, int], ...]  # (name, how much their games' part moved)
+
+    def sentence(self, currency: str) -> str:
+        moved = ", ".join(f"{n} {signed_money(c, currency)}" for n, c in self.changes)
+        return (
+            f"The games changed after money was last recorded here: {moved}. What was paid "
+            "and carried stays as it was; what is still to pay is worked out again above."
+        )
+
+
+@dataclass
+class NightBook:
+    """A night's money: its games, its ledger, and what is still to pay."""
+
+    night: Night
+    games: list[tuple[str, Standings]]
+    settlement: Settlement
+    transfers: list[OpenTransfer]
+    payments: list[EntryLine] = field(default_factory=list)
+    carried_out: list[EntryLine] = field(default_factory=list)
+    carried_in: list[EntryLine] = field(default_factory=list)
+    written_off: list[EntryLine] = field(default_factory=list)
+    undone: list[EntryLine] = field(default_factory=list)
+    moved: MovedSince | None = None
+    names: dict[int, str] = field(default_factory=dict)  # regular id -> name tonight
+
+    @property
+    def currency(self) -> str:
+        return self.night.currency
+
+    @property
+    def recorded(self) -> list[EntryLine]:
+        """Everything recorded that is in force, oldest first."""
+        lines = self.payments + self.carried_out + self.carried_in + self.written_off
+        return sorted(lines, key=lambda line: line.entry.id)
+
+    @property
+    def has_entries(self) -> bool:
+        return bool(self.recorded)
+
+    @property
+    def parties(self) -> list[tuple[int, str]]:
+        """Who may pay or be paid on this night: (regular id, name), by name."""
+        return sorted(self.names.items(), key=lambda kv: kv[1].casefold())
+
+
+# ---------------------------------------------------------------------- reading ---
+def _live(night: Night | None) -> bool:
+    return night is not None and night.deleted_at is None
+
+
+def entries_of(night_id: int) -> list[LedgerEntry]:
+    """Every entry recorded on the night or carried into it, undone ones too, oldest
+    first, with their people and nights."""
+    query = (
+        select(LedgerEntry)
+        .where(or_(LedgerEntry.night_id == night_id, LedgerEntry.to_night_id == night_id))
+        .options(
+            selectinload(LedgerEntry.payer),
+            selectinload(LedgerEntry.payee),
+            selectinload(LedgerEntry.night),
+            selectinload(LedgerEntry.to_night),
+        )
+        .order_by(LedgerEntry.id)
+    )
+    return list(db.session.scalars(query))
+
+
+def money_recorded(night_id: int) -> bool:
+    """Whether money was recorded on the night (paid, carried in or out, written off):
+    then a change to its games moves what is still to pay, and the pages that make such
+    a change say so before it is saved."""
+    query = select(LedgerEntry.id).where(
+        or_(LedgerEntry.night_id == night_id, LedgerEntry.to_night_id == night_id),
+        LedgerEntry.undone_at.is_(None),
+    )
+    return db.session.scalar(query.limit(1)) is not None
+
+
+MONEY_MOVES = (
+    "Money was already recorded on this night: saving this changes what is still to pay "
+    "(what was paid and carried stays as it was)."
+)
+
+
+def _names(night: Night, entries: list[LedgerEntry]) -> dict[int, str]:
+    """Each regular's name on this night: their spelling on the night's list, else their
+    own (with a ``*`` where one of the night's people has that name already)."""
+    names = {p.regular_id: p.name for p in night.people}
+    taken = {name_key(n) for n in names.values()}
+    for e in entries:
+        for regular in (e.payer, e.payee):
+            if regular.id not in names:
+                name = regular.name
+                while name_key(name) in taken:
+                    name += "*"
+                names[regular.id] = name
+                taken.add(name_key(name))
+    return names
+
+
+def _load_handles(regular_ids: set[int]) -> dict[int, Regular]:
+    if not regular_ids:
+        return {}
+    query = (
+        select(Regular).where(Regular.id.in_(regular_ids)).options(selectinload(Regular.handles))
+    )
+    return {r.id: r for r in db.session.scalars(query)}
+
+
+def games_part(settlement: Settlement) -> dict[str, int]:
+    """Each person's net from the games, after the night's rounding."""
+    return {n: v + settlement.rounding.get(n, 0) for n, v in settlement.games.items()}
+
+
+def night_book(night: Night, *, games: list[tuple[str, Standings]] | None = None) -> NightBook:
+    """The night's money, worked out from its finished games and its ledger: the one place
+    where a night is settled. The payout page, the players' page, the PDF, the text, the
+    CSV and the stats all read it."""
+    games = services.night_games(night) if games is None else games
+    entries = entries_of(night.id)
+    names = _names(night, entries)
+    by_key = {name_key(n): rid for rid, n in names.items()}
+    book_lines: dict[str, list[EntryLine]] = {k: [] for k in ("pay", "out", "in", "off", "undone")}
+    moved_by: dict[str, int] = {}
+    for e in entries:
+        outgoing = e.night_id == night.id
+        other = e.to_night if outgoing else e.night
+        counts = e.kind != CARRY or (_live(e.night) and _live(e.to_night))
+        line = EntryLine(e, names[e.payer_id], names[e.payee_id], counts, other)
+        if e.undone_at is not None:
+            book_lines["undone"].append(line)
+            continue
+        slot = {PAYMENT: "pay", WRITE_OFF: "off"}.get(e.kind) or ("out" if outgoing else "in")
+        book_lines[slot].append(line)
+        if not counts:
+            continue
+        # A payment, a write-off or a debt carried out settles what the payer owed here;
+        # a debt carried in is owed here.
+        sign = -1 if e.kind == CARRY and not outgoing else 1
+        moved_by[line.payer] = moved_by.get(line.payer, 0) + sign * e.amount
+        moved_by[line.payee] = moved_by.get(line.payee, 0) - sign * e.amount
+    finished = [s for _, s in games if s.finished]
+    settlement = settle(finished, night.currency, ledger=moved_by, unit=night.settle_unit or 1)
+    regulars = _load_handles({by_key[name_key(n)] for n in settlement.people if n})
+    note = f"{night.name} {night.played_on.isoformat()}"
+    paid_pairs = {(line.payer, line.payee) for line in book_lines["pay"]}
+    transfers = []
+    for t in settlement.transfers:
+        payer = regulars.get(by_key.get(name_key(t.payer), -1))
+        payee = regulars.get(by_key.get(name_key(t.payee), -1))
+        handles = [(h.kind, h.value) for h in payee.handles] if payee else []
+        transfers.append(
+            OpenTransfer(
+                t,
+                payer,
+                payee,
+                tuple(pay_options(handles, t.amount, night.currency, note)),
+                owed_back=(t.payee, t.payer) in paid_pairs,
+            )
+        )
+    return NightBook(
+        night,
+        games,
+        settlement,
+        transfers,
+        payments=book_lines["pay"],
+        carried_out=book_lines["out"],
+        carried_in=book_lines["in"],
+        written_off=book_lines["off"],
+        undone=book_lines["undone"],
+        moved=_moved_since(night, entries, settlement, names),
+        names=names,
+    )
+
+
+def _moved_since(
+    night: Night, entries: list[LedgerEntry], settlement: Settlement, names: dict[int, str]
+) -> MovedSince | None:
+    """How the games' part moved since the last entry recorded on this night (each entry
+    keeps the games' part as it was when it was recorded)."""
+    last = next(
+        (e for e in reversed(entries) if e.night_id == night.id and e.undone_at is None), None
+    )
+    if last is None or last.games_part is None:
+        return None
+    now = {name_key(n): v for n, v in games_part(settlement).items()}
+    then = {int(k): v for k, v in last.games_part.items()}
+    changes = []
+    for regular_id, name in names.items():
+        delta = now.get(name_key(name), 0) - then.get(regular_id, 0)
+        if delta:
+            changes.append((name, delta))
+    if not changes:
+        return None
+    return MovedSince(last.created_at, tuple(sorted(changes, key=lambda c: c[0].casefold())))
+
+
+def later_nights(night: Night) -> list[Night]:
+    """Where this night's unpaid debts may be carried: the keeper's nights in the same
+    currency played after it (by date, then by order of creation), soonest first."""
+    query = (
+        select(Night)
+        .where(
+            Night.owner_id == night.owner_id,
+            Night.deleted_at.is_(None),
+            Night.currency == night.currency,
+            or_(
+                Night.played_on > night.played_on,
+                (Night.played_on == night.played_on) & (Night.id > night.id),
+            ),
+        )
+        .order_by(Night.played_on, Night.id)
+        .limit(20)
+    )
+    return list(db.session.scalars(query))
+
+
+def is_later(target: Night, night: Night) -> bool:
+    return (target.played_on, target.id) > (night.played_on, night.id)
+
+
+# ----------------------------------------------------------------------- changes ---
+def _lock(night_ids: list[int]) -> None:
+    """Take the nights' rows, in id order, before reading what a change checks: the first
+    write of the transaction (PostgreSQL locks the rows; SQLite the database), so a second
+    change to the same night waits here and then reads what the first recorded. Objects
+    loaded before are read again."""
+    for night_id in sorted(set(night_ids)):
+        db.session.execute(
+            update(Night)
+            .where(Night.id == night_id)
+            .values(locale=Night.locale)
+            .execution_options(synchronize_session=False)
+        )
+    db.session.expire_all()
+
+
+def _check_new(night: Night, submission: str | None) -> None:
+    if submission and db.session.scalar(
+        select(LedgerEntry.id).where(
+            LedgerEntry.night_id == night.id, LedgerEntry.submission == submission
+        )
+    ):
+        raise AlreadyRecorded
+
+
+def _snapshot(book: NightBook) -> dict[str, int]:
+    by_key = {name_key(n): rid for rid, n in book.names.items()}
+    return {
+        str(by_key[name_key(n)]): v
+        for n, v in games_part(book.settlement).items()
+        if name_key(n) in by_key
+    }
+
+
+def _add(
+    book: NightBook, kind: str, payer_id: int, payee_id: int, amount: int, **extra: object
+) -> None:
+    db.session.add(
+        LedgerEntry(
+            night_id=book.night.id,
+            kind=kind,
+            payer_id=payer_id,
+            payee_id=payee_id,
+            amount=amount,
+            games_part=_snapshot(book),
+            **extra,
+        )
+    )
+
+
+def _commit(night: Night, submission: str | None) -> None:
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        _check_new(night, submission)
+        raise Conflict from None
+
+
+def _open_transfer(book: NightBook, payer_id: int, payee_id: int, amount: int) -> OpenTransfer:
+    for line in book.transfers:
+        if (
+            line.payer is not None
+            and line.payee is not None
+            and (line.payer.id, line.payee.id, line.transfer.amount) == (payer_id, payee_id, amount)
+        ):
+            return line
+    raise Refused("That transfer is no longer what is still to pay: see the page as it is now.")
+
+
+@transaction
+def settle_transfer(
+    night: Night,
+    payer_id: int,
+    payee_id: int,
+    amount: int,
+    *,
+    kind: str,
+    user: User,
+    submission: str | None,
+) -> OpenTransfer:
+    """Record a suggested transfer as paid (``payment``) or forgiven (``write_off``), as it
+    is still to pay now; refused when it no longer is (another phone recorded it, or the
+    night's games moved: the page shows what is to pay now)."""
+    if kind not in (PAYMENT, WRITE_OFF):
+        raise Refused("Choose Mark paid or Write off.")
+    _lock([night.id])
+    _check_new(night, submission)
+    book = night_book(night)
+    line = _open_transfer(book, payer_id, payee_id, amount)
+    _add(book, kind, payer_id, payee_id, amount, user_id=user.id, submission=submission)
+    _commit(night, submission)
+    return line
+
+
+@transaction
+def record_payment(
+    night: Night,
+    payer_id: int,
+    payee_id: int,
+    amount: int,
+    *,
+    user: User,
+    submission: str | None,
+) -> str:
+    """Record any payment between two people of the night: a partial payment, cash, more
+    than was owed (then the difference is owed back). Returns the sentence recorded."""
+    _lock([night.id])
+    _check_new(night, submission)
+    book = night_book(night)
+    if payer_id not in book.names or payee_id not in book.names:
+        raise Refused("Choose who paid and who was paid from tonight's people.")
+    if payer_id == payee_id:
+        raise Refused(f"{book.names[payer_id]} cannot pay themselves: choose two people.")
+    if not 0 < amount <= MAX_MONEY_CENTS:
+        raise Refused(
+            f"The amount must be more than 0 and at most "
+            f"{format_money(MAX_MONEY_CENTS, night.currency)}."
+        )
+    _add(book, PAYMENT, payer_id, payee_id, amount, user_id=user.id, submission=submission)
+    _commit(night, submission)
+    return (
+        f"{book.names[payer_id]} paid {book.names[payee_id]} {format_money(amount, night.currency)}"
+    )
+
+
+@transaction
+def carry_open(night: Night, target: Night, *, user: User, submission: str | None) -> int:
+    """Carry every transfer still to pay on ``night`` into ``target``, a later night of
+    the keeper's in the same currency: there each payer owes the payee that amount on top
+    of its games. Returns the amount carried."""
+    _lock([night.id, target.id])
+    _check_new(night, submission)
+    if target.id == night.id or target.owner_id != night.owner_id or target.deleted_at:
+        raise Refused("Choose another of your nights to carry into.")
+    if target.currency != night.currency:
+        raise Refused(
+            f"{target.name} is settled in {target.currency}, this night in {night.currency}."
+        )
+    if not is_later(target, night):
+        raise Refused(
+            f"A debt is carried only forward: {target.name} ({target.played_on.isoformat()}) "
+            f"was played before {night.name} ({night.played_on.isoformat()}). Carry it into "
+            "a later night, or settle it here."
+        )
+    book = night_book(night)
+    lines = [t for t in book.transfers if t.payer is not None and t.payee is not None]
+    if not lines:
+        raise Refused("Nothing is left to pay, so nothing is carried.")
+    for t in lines:
+        assert t.payer is not None and t.payee is not None
+        _add(
+            book, CARRY, t.payer.id, t.payee.id, t.transfer.amount,
+            to_night_id=target.id, user_id=user.id, submission=submission,
+        )  # fmt: skip
+    _commit(night, submission)
+    return sum(t.transfer.amount for t in lines)
+
+
+@transaction
+def undo_entry(night: Night, entry_id: int, *, user: User) -> EntryLine:
+    """Undo an entry recorded by mistake (kept, with who undid it and when). A payment or
+    a write-off is undone on its night, a carry on either of its nights. A second tap
+    finds it undone and changes nothing."""
+    found = db.session.get(LedgerEntry, entry_id)
+    if found is None or night.id not in (found.night_id, found.to_night_id):
+        raise Refused("That entry is not one of this night's.")
+    _lock([found.night_id, *([found.to_night_id] if found.to_night_id else [])])
+    book = night_book(night)
+    line = next(x for x in book.recorded + book.undone if x.entry.id == entry_id)
+    if line.entry.undone_at is None:
+        line.entry.undone_at = utcnow()
+        line.entry.undone_by = user.id
+        _commit(night, None)
+    return line
+
+
+@transaction
+def set_settle_unit(night: Night, unit: int) -> None:
+    if unit not in rounding_steps(night.currency):
+        raise Refused("Choose how to round: exactly, or one of the steps offered.")
+    _lock([night.id])
+    night.settle_unit = unit
+    _commit(night, None)
