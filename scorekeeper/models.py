@@ -132,10 +132,15 @@ class Regular(db.Model):
     """Someone a keeper plays with, night after night. Each night's :class:`Person` is one
     of the keeper's regulars; the game records keep the name each game was played with,
     and the link is by identity, so renaming a regular rewrites nothing recorded. Merging
-    two entries for one person points the second's nights at the first."""
+    two entries for one person points the second's nights at the first
+    (:class:`RegularMerge`); ``merged_into_id`` never points at a merged entry, so finding
+    the regular behind a merged one is one step."""
 
     __tablename__ = "regulars"
-    __table_args__ = (UniqueConstraint("owner_id", "name_key"),)
+    __table_args__ = (
+        UniqueConstraint("owner_id", "name_key"),
+        CheckConstraint("merged_into_id <> id", name="ck_regulars_not_into_itself"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
@@ -147,6 +152,28 @@ class Regular(db.Model):
     handles: Mapped[list[PaymentHandle]] = relationship(
         back_populates="regular", order_by="PaymentHandle.position", cascade="all, delete-orphan"
     )
+
+
+class RegularMerge(db.Model):
+    """A merge of two entries for one person, as the keeper did it: ``gone`` became part of
+    ``kept``. ``moved`` lists what moved from one to the other (people, ledger entries as
+    payer and as payee, handles copied, regulars merged into ``gone`` before), so the merge
+    can be undone exactly (``undone_at``, kept). ``Regular.merged_into_id`` is the state
+    the merges in force leave: set and cleared only here, under the keeper's lock."""
+
+    __tablename__ = "regular_merges"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    kept_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
+    gone_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"), index=True)
+    moved: Mapped[dict[str, list[int]]] = mapped_column(JSON)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    kept: Mapped[Regular] = relationship(foreign_keys=[kept_id])
+    gone: Mapped[Regular] = relationship(foreign_keys=[gone_id])
 
 
 class PaymentHandle(db.Model):
@@ -317,6 +344,25 @@ class LedgerEntry(db.Model):
     night: Mapped[Night] = relationship(foreign_keys=[night_id])
     to_night: Mapped[Night | None] = relationship(foreign_keys=[to_night_id])
     user: Mapped[User] = relationship(foreign_keys=[user_id])
+
+
+class GameResult(db.Model):
+    """One person's results of one game as the engine worked them out at the game's
+    ``version``: a stored fact the stats read instead of replaying every game of a
+    keeper's history (see :mod:`scorekeeper.results`, which keeps them up to date)."""
+
+    __tablename__ = "game_results"
+    __table_args__ = (UniqueConstraint("game_id", "person_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[bool] = mapped_column(Boolean)
+    won: Mapped[bool] = mapped_column(Boolean)
+    place: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    balance: Mapped[int] = mapped_column(BigInteger)  # minor units; 0 until finished
 
 
 class Submission(db.Model):

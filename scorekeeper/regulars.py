@@ -6,7 +6,10 @@ ignored: "zoe" finds "Zoë", "Bob." finds "Bob"); a name nobody matches makes a 
 Renaming a regular renames nothing recorded: the game records keep the name each game was
 played with, and the link is by identity. Two entries for one person can be merged.
 
-Every function that changes data is one transaction (``services.transaction``).
+Every function that changes data is one transaction (``services.transaction``). Merging,
+undoing a merge and attaching a person to a regular take the keeper's lock first
+(``lock_keeper``), so a merge never races another merge (no loop: X into Y while Y goes
+into X) or a person being added (who would land on the entry merged away).
 """
 
 from __future__ import annotations
@@ -17,13 +20,44 @@ from collections.abc import Sequence
 from sqlalchemy import select, update
 
 from .extensions import db
-from .models import LedgerEntry, Night, PaymentHandle, Person, Regular, User
+from .models import LedgerEntry, Night, PaymentHandle, Person, Regular, RegularMerge, User, utcnow
 from .payments import HandleError, clean_handle
 from .rules import name_key
 from .rules.record import clean_name
 from .services import Conflict, Refused, _commit_plain, transaction
 
 MAX_HANDLES = 6
+MAX_HOPS = 4  # merged_into_id is kept flat (one hop); more means a stored loop
+
+
+def lock_keeper(owner_id: int) -> None:
+    """Take the keeper's row before changing which regular anyone belongs to: the first
+    write of the transaction (PostgreSQL locks the row, SQLite the database), so merges,
+    undone merges and people being added for one keeper take turns. Regulars are read
+    afresh after it (``populate_existing``), never from what was loaded before."""
+    db.session.execute(
+        update(User)
+        .where(User.id == owner_id)
+        .values(email=User.email)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def _fresh(regular_id: int) -> Regular | None:
+    return db.session.get(Regular, regular_id, populate_existing=True)
+
+
+def live_regular(regular: Regular | None) -> Regular | None:
+    """The regular a merged entry was merged into (itself if it was not); None for a
+    chain that does not end (a loop stored before merges were locked: repaired by
+    migration 0008, and never followed for ever)."""
+    seen: set[int] = set()
+    while regular is not None and regular.merged_into_id is not None:
+        if regular.id in seen or len(seen) >= MAX_HOPS:
+            return None
+        seen.add(regular.id)
+        regular = _fresh(regular.merged_into_id)
+    return regular
 
 
 def match_key(name: str) -> str:
@@ -47,20 +81,22 @@ def find_regular(owner_id: int, name: str) -> Regular | None:
     """The regular a typed name means: the same name, else the one regular it matches
     forgivingly; a merged entry leads to the regular it was merged into."""
     regular = db.session.scalar(
-        select(Regular).where(Regular.owner_id == owner_id, Regular.name_key == name_key(name))
+        select(Regular)
+        .where(Regular.owner_id == owner_id, Regular.name_key == name_key(name))
+        .execution_options(populate_existing=True)
     )
     if regular is None:
         key = match_key(name)
         candidates = [r for r in regulars_of(owner_id) if match_key(r.name) == key]
         regular = candidates[0] if len(candidates) == 1 else None
-    while regular is not None and regular.merged_into_id is not None:
-        regular = db.session.get(Regular, regular.merged_into_id)
-    return regular
+    return live_regular(regular)
 
 
 def regular_for(owner_id: int, name: str) -> Regular:
     """The keeper's regular for a name typed on a night, made when there is none (added to
-    the session, committed with the change that needs it)."""
+    the session, committed with the change that needs it). Found under the keeper's lock:
+    a merge committed meanwhile is seen, and none can start until this change commits."""
+    lock_keeper(owner_id)
     found = find_regular(owner_id, name)
     if found is not None:
         return found
@@ -138,12 +174,21 @@ def rename_regular(regular: Regular, raw_name: str) -> None:
 
 
 @transaction
-def merge_regulars(keep: Regular, gone: Regular) -> None:
+def merge_regulars(keep: Regular, gone: Regular, *, user: User) -> RegularMerge:
     """``gone`` was the same person as ``keep``: their nights, payment handles, payments,
-    carried debts and write-offs become ``keep``'s. Refused when both played on one night (then they
-    are two people)."""
-    if keep.id == gone.id or keep.owner_id != gone.owner_id:
+    carried debts and write-offs become ``keep``'s, and the merge is recorded so that it
+    can be undone. Refused when both played on one night (then they are two people), or
+    when either was merged already (a merge into a merged entry could make a loop)."""
+    owner_id = keep.owner_id
+    keep_id, gone_id = keep.id, gone.id
+    if keep_id == gone_id or owner_id != gone.owner_id:
         raise Refused("choose two different regulars")
+    lock_keeper(owner_id)
+    keep, gone = _fresh(keep_id), _fresh(gone_id)
+    assert keep is not None and gone is not None
+    for regular in (keep, gone):
+        if regular.merged_into_id is not None:
+            raise Refused(f"{regular.name} was merged into another regular already: reload")
     both = db.session.scalar(
         select(Night.name)
         .join(Person, Person.night_id == Night.id)
@@ -153,22 +198,92 @@ def merge_regulars(keep: Regular, gone: Regular) -> None:
     )
     if both is not None:
         raise Refused(f"{keep.name} and {gone.name} both played on {both}: they are two people")
+    moved: dict[str, list[int]] = {
+        "people": list(db.session.scalars(select(Person.id).where(Person.regular_id == gone.id))),
+        "regulars": list(
+            db.session.scalars(select(Regular.id).where(Regular.merged_into_id == gone.id))
+        ),
+    }
     db.session.execute(
         update(Person).where(Person.regular_id == gone.id).values(regular_id=keep.id)
     )
+    db.session.execute(
+        update(Regular).where(Regular.merged_into_id == gone.id).values(merged_into_id=keep.id)
+    )
     for column in ("payer_id", "payee_id"):
-        db.session.execute(
-            update(LedgerEntry)
-            .where(getattr(LedgerEntry, column) == gone.id)
-            .values({column: keep.id})
-        )
+        field = getattr(LedgerEntry, column)
+        moved[column] = list(db.session.scalars(select(LedgerEntry.id).where(field == gone.id)))
+        db.session.execute(update(LedgerEntry).where(field == gone.id).values({column: keep.id}))
     have = {(h.kind, h.value) for h in keep.handles}
+    copied = []
     for handle in list(gone.handles):
         if (handle.kind, handle.value) not in have and len(keep.handles) < MAX_HANDLES:
-            keep.handles.append(PaymentHandle(kind=handle.kind, value=handle.value,
-                                              position=len(keep.handles)))  # fmt: skip
+            copy = PaymentHandle(kind=handle.kind, value=handle.value, position=len(keep.handles))
+            keep.handles.append(copy)
+            copied.append(copy)
+    db.session.flush()
+    moved["handles"] = [h.id for h in copied]
     gone.merged_into_id = keep.id
+    merge = RegularMerge(
+        owner_id=owner_id, kept_id=keep.id, gone_id=gone.id, moved=moved, user_id=user.id
+    )
+    db.session.add(merge)
     _commit_plain()
+    return merge
+
+
+@transaction
+def undo_merge(merge_id: int, *, owner: User) -> RegularMerge:
+    """Undo a merge: what moved goes back to the entry merged away (people added to the
+    kept regular since stay with it), which is a regular of its own again. Refused while
+    the kept regular is itself merged into another (undo that first). A second tap
+    finds it undone and changes nothing."""
+    lock_keeper(owner.id)
+    merge = db.session.get(RegularMerge, merge_id, populate_existing=True)
+    if merge is None or merge.owner_id != owner.id:
+        raise Refused("That merge is not one of yours.")
+    if merge.undone_at is not None:
+        return merge
+    kept, gone = _fresh(merge.kept_id), _fresh(merge.gone_id)
+    assert kept is not None and gone is not None
+    if kept.merged_into_id is not None:
+        raise Refused(f"{kept.name} was merged into another regular since: undo that first.")
+    moved = merge.moved
+    db.session.execute(
+        update(Person)
+        .where(Person.id.in_(moved.get("people", [])), Person.regular_id == kept.id)
+        .values(regular_id=gone.id)
+    )
+    db.session.execute(
+        update(Regular)
+        .where(Regular.id.in_(moved.get("regulars", [])), Regular.merged_into_id == kept.id)
+        .values(merged_into_id=gone.id)
+    )
+    for column in ("payer_id", "payee_id"):
+        field = getattr(LedgerEntry, column)
+        db.session.execute(
+            update(LedgerEntry)
+            .where(LedgerEntry.id.in_(moved.get(column, [])), field == kept.id)
+            .values({column: gone.id})
+        )
+    for handle in list(kept.handles):
+        if handle.id in moved.get("handles", []):
+            kept.handles.remove(handle)
+    gone.merged_into_id = None
+    merge.undone_at = utcnow()
+    _commit_plain()
+    return merge
+
+
+def merges_of(owner_id: int) -> list[RegularMerge]:
+    """The keeper's merges in force, newest first (each can be undone)."""
+    query = (
+        select(RegularMerge)
+        .where(RegularMerge.owner_id == owner_id, RegularMerge.undone_at.is_(None))
+        .order_by(RegularMerge.id.desc())
+        .limit(20)
+    )
+    return list(db.session.scalars(query))
 
 
 @transaction

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached, selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
+from . import results
 from .cache import ByteBoundedCache
 from .extensions import db, reading
 from .models import (
@@ -1067,6 +1068,8 @@ def _append_round(game: Game, plan: RoundPlan, submission: str | None, user: Use
             _COUNT_UP, {"game_id": game_id, "planned_on": version, "now": utcnow()}
         ).rowcount
         if counted == 1:
+            if standings.finished:  # the one appended round that changes a result
+                results.touch(game_id)
             conn.execute(_ADD_ROUND, {"game_id": game_id, "number": plan.number, "data": stored})
             conn.execute(
                 _ADD_EDIT,

@@ -1,12 +1,11 @@
 """What the regulars care about over months: nights, games played and won, money won and
 lost, best and worst nights, head to head.
 
-Every number comes from the rules engine: each night's finished games are replayed
-(``services.standings_for``, cached by record) and settled by ``rules.settle`` in the
-night's rounding step; a regular's net for a night is that settlement's games part
-(``ledger.games_part``) for the person they were that night: what they won or lost that
-night, whatever was paid, carried or written off afterwards. Nothing is counted a second
-way.
+Every number comes from the rules engine, through the results of each game it worked out
+and stored (``results``): a regular's net for a night is the games part of that night's
+settlement for the person they were that night (their finished games' balances, rounded
+as ``rules.settle`` rounds them): what they won or lost that night, whatever was paid,
+carried or written off afterwards. Nothing is counted a second way.
 """
 
 from __future__ import annotations
@@ -16,23 +15,12 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
 
-from . import services
 from .extensions import db
-from .ledger import games_part
-from .models import Game, Night, Person, Regular, Seat
-from .rules import Standings, name_key, settle
+from .models import Regular
+from .results import GamePlayed, results_of
 
-
-@dataclass(frozen=True)
-class GamePlayed:
-    game_id: int
-    title: str
-    variant: str
-    won: bool
-    place: int
-    players: int
+__all__ = ["GamePlayed", "NightLine", "RegularStats", "all_stats", "head_to_head", "money_chart"]
 
 
 @dataclass
@@ -114,51 +102,10 @@ class RegularStats:
         return out
 
 
-def _nights_of(owner_id: int) -> list[Night]:
-    """The keeper's nights (not deleted), oldest first, with people, games, seats and rounds
-    loaded in a fixed number of queries."""
-    games = selectinload(Night.games)
-    return list(
-        db.session.scalars(
-            select(Night)
-            .where(Night.owner_id == owner_id, Night.deleted_at.is_(None))
-            .order_by(Night.played_on, Night.id)
-            .options(
-                selectinload(Night.people).joinedload(Person.regular),
-                games.selectinload(Game.seats).joinedload(Seat.person),
-                games.selectinload(Game.rounds),
-            )
-        )
-    )
-
-
-def _night_lines(night: Night) -> dict[int, NightLine]:
-    """Each regular's line for one night, from the night's replays and settlement."""
-    games: list[tuple[Game, Standings]] = [(g, services.standings_for(g)) for g in night.games]
-    finished = [s for _, s in games if s.finished]
-    nets = games_part(settle(finished, night.currency, unit=night.settle_unit or 1))
-    nets_by_key = {name_key(n): v for n, v in nets.items()}
-    lines: dict[int, NightLine] = {}
-    for person in night.people:
-        line = NightLine(night.id, night.name, night.played_on, night.currency, person.name)
-        line.net = nets_by_key.get(person.name_key, 0)
-        for game, s in games:
-            if not s.finished:
-                continue
-            player = next((p for p in s.players if name_key(p.name) == person.name_key), None)
-            if player is None:
-                continue
-            won = any(name_key(w) == person.name_key for w in s.winners)
-            line.games.append(
-                GamePlayed(game.id, game.title, s.variant.name, won, player.place, len(s.players))
-            )
-        lines[person.regular_id] = line  # a night on the list counts, games or not
-    return lines
-
-
 def all_stats(owner_id: int) -> dict[int, RegularStats]:
     """Every regular's stats, by regular id (merged entries are already folded in: their
-    people point at the regular they were merged into)."""
+    people point at the regular they were merged into), from the stored results of each
+    game (``results.results_of``): no replay of the keeper's history."""
     regulars = {
         r.id: r
         for r in db.session.scalars(
@@ -166,10 +113,20 @@ def all_stats(owner_id: int) -> dict[int, RegularStats]:
         )
     }
     stats = {rid: RegularStats(r, []) for rid, r in regulars.items()}
-    for night in _nights_of(owner_id):
-        for regular_id, line in _night_lines(night).items():
-            if regular_id in stats:
-                stats[regular_id].nights.append(line)
+    for night, people in results_of(owner_id):
+        for person in people:  # a night on the list counts, games or not
+            if person.regular_id in stats:
+                stats[person.regular_id].nights.append(
+                    NightLine(
+                        night.id,
+                        night.name,
+                        night.played_on,
+                        night.currency,
+                        person.name,
+                        list(person.games),
+                        person.net,
+                    )
+                )
     return stats
 
 

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from flask import abort, flash, request
 
+from ..forms import checked_whole
 from ..rules import RecordError
 from ..services import Conflict, Refused
 
@@ -30,8 +31,9 @@ def attempt(change: Callable[[], T], done: Callable[[T], str]) -> tuple[bool, T 
 
 
 def whole(name: str) -> int:
-    """A whole number posted in a hidden field (an id, cents); anything else is a 400."""
-    raw = request.form.get(name, "")
-    if not raw.isdigit() or len(raw) > 10:
+    """An id posted in a field (ASCII digits, within an INTEGER column's range: see
+    ``forms.checked_whole``); anything else is a 400."""
+    number = checked_whole(request.form.get(name))
+    if number is None:
         abort(400)
-    return int(raw)
+    return number

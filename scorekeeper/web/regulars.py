@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 from .. import regulars as directory
 from .. import stats
 from ..extensions import db
+from ..forms import checked_whole
 from ..models import Regular
 from ..payments import KINDS
 from ..reports import spreadsheets
@@ -52,7 +53,12 @@ def index() -> str:
     sort = request.args.get("sort", "net")
     table = sorted(stats.all_stats(current_user.id).values(), key=SORTS.get(sort, SORTS["net"]))
     return render_template(
-        "regulars/index.html", table=table, sort=sort, form=FlaskForm(), nets=nets_text
+        "regulars/index.html",
+        table=table,
+        sort=sort,
+        form=FlaskForm(),
+        nets=nets_text,
+        merges=directory.merges_of(current_user.id),
     )
 
 
@@ -73,12 +79,22 @@ def add() -> Response:
 def merge() -> Response:
     keep, gone = (regular_or_404(whole(k)) for k in ("keep", "gone"))
     merged, _ = attempt(
-        lambda: directory.merge_regulars(keep, gone),
+        lambda: directory.merge_regulars(keep, gone, user=current_user),
         lambda _: f"{gone.name} merged into {keep.name}.",
     )
     if not merged:
         return redirect(url_for("regulars.index"))
     return redirect(url_for("regulars.show", regular_id=keep.id))
+
+
+@bp.post("/merges/<id:merge_id>/undo")
+@login_required
+def undo_merge(merge_id: int) -> Response:
+    attempt(
+        lambda: directory.undo_merge(merge_id, owner=current_user),
+        lambda merge: f"Merge undone: {merge.gone.name} is a regular of their own again.",
+    )
+    return redirect(url_for("regulars.index"))
 
 
 @bp.get("/<id:regular_id>")
@@ -87,7 +103,7 @@ def show(regular_id: int) -> str:
     regular = regular_or_404(regular_id)
     everyone = stats.all_stats(current_user.id)
     mine = everyone[regular.id]
-    vs = everyone.get(request.args.get("vs", type=int) or 0)
+    vs = everyone.get(checked_whole(request.args.get("vs")) or 0)
     return render_template(
         "regulars/show.html",
         regular=regular,

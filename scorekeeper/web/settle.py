@@ -19,6 +19,7 @@ from ..forms import (
     PaymentForm,
     StepForm,
     TransferForm,
+    checked_whole,
     locale_choices,
     locale_names,
     options,
@@ -155,7 +156,7 @@ def carry(night_id: int) -> Response:
             "error",
         )
         return _done(night_id)
-    target = night_or_404(int(form.target.data))
+    target = night_or_404(checked_whole(form.target.data) or 0)
     return _record(
         lambda: ledger.carry_open(
             night, target, user=current_user, submission=form.submission.data

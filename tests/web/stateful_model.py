@@ -46,7 +46,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import ledger, services, stats
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, LedgerEntry, Night, Person, User
+from scorekeeper.models import Game, LedgerEntry, Night, Person, Regular, User
 from scorekeeper.rules import VARIANTS, get_variant, load_game, name_key, settle
 from tests.web.checks import snapshot
 from tests.web.keeper import Form, Keeper, forms_of, text_of
@@ -1138,6 +1138,76 @@ class CardNights(RuleBasedStateMachine):
         assert added and all(f"/entries/{e}/undo" in shown for e in added)
         self.touched_nights.update({night.id, int(values["carry-target"])})
 
+    # -- regulars -------------------------------------------------------------------
+    @rule(data=st.data())
+    def merge_or_undo_a_merge(self, data: st.DataObject) -> None:
+        """Two regulars merged (sometimes a pair that played one night together: refused),
+        or a merge undone; each sometimes sent twice."""
+        phone = self.pick_phone(data)
+        html = self.get(phone, "/regulars").get_data(as_text=True)
+        forms = [f for f in post_forms(html) if f.action.endswith(("/merge", "/undo"))]
+        if not forms:
+            return
+        form = data.draw(st.sampled_from(forms), label="merge form")
+        values = form.values()
+        if form.action.endswith("/merge"):
+            ids = form.choices("keep")
+            values["keep"] = data.draw(st.sampled_from(ids), label="keep")
+            values["gone"] = data.draw(st.sampled_from(ids), label="gone")
+        self.send(phone, form.action, values, double=data.draw(st.booleans(), label="double"))
+        self.touched_nights.update(n.id for n in phone.live_nights())
+
+    @rule(data=st.data())
+    def rename_a_regular(self, data: st.DataObject) -> None:
+        phone = self.pick_phone(data)
+        html = self.get(phone, "/regulars").get_data(as_text=True)
+        ids = sorted(set(re.findall(r'href="/regulars/(\d+)"', html)))
+        if not ids:
+            return
+        regular = data.draw(st.sampled_from(ids), label="regular")
+        form = self.page_form(phone, f"/regulars/{regular}", "/rename")
+        if form is None:
+            return
+        values = {**form.values(), "name": data.draw(st.sampled_from(NAMES), label="name")}
+        self.send(phone, form.action, values, double=data.draw(st.booleans(), label="double"))
+        self.touched_nights.update(n.id for n in phone.live_nights())
+
+    # -- the players' phones ---------------------------------------------------------
+    @precondition(has_night)
+    @rule(data=st.data())
+    def players_poll_a_live_link(self, data: st.DataObject) -> None:
+        """The keeper shows players a game or the night; a phone with no account (or the
+        other keeper's) polls the link as live.js does, with and without its last ETag:
+        it sees what the keeper sees, and nothing it was not shown."""
+        phone, night = self.pick_night(data) or (None, None)
+        assert phone is not None and night is not None
+        games = night.live_games()
+        game = data.draw(st.sampled_from([None, *games]), label="live game")
+        page = f"/games/{game.id}/live" if game else f"/nights/{night.id}/live"
+        form = self.page_form(phone, page, page)
+        if form is not None:
+            _, refused, _ = self.send(phone, page, form.values())
+            assert not refused
+        html = self.get(phone, page).get_data(as_text=True)
+        found = re.search(r'id="live-url"[^>]* value="([^"]+)"', html)
+        assert found, "the keeper's live page shows the link"
+        link = unescape(found.group(1)).removeprefix("http://localhost")
+        viewer = self.app.test_client() if len(self.phones) == 1 else self.phones[-1].client
+        first = viewer.get(link)
+        assert first.status_code == 200, (link, first.status_code)
+        assert not first.headers.get("Set-Cookie"), "a live page sets no cookie"
+        again = viewer.get(link, headers={"If-None-Match": first.headers.get("ETag", "")})
+        assert again.status_code in (200, 304)
+        shown = first.get_data(as_text=True)
+        if game is not None:
+            standings = self.checked(phone, game)
+            assert sheet_totals(shown) == [(p["name"], p["total"]) for p in standings["players"]]
+        else:
+            payout = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
+            keeper_sees = re.findall(r'<p class="pay-sentence"><strong>([^<]+)</strong>', payout)
+            players_see = re.findall(r'<p class="pay-sentence"><strong>([^<]+)</strong>', shown)
+            assert sorted(players_see) == sorted(keeper_sees)
+
     def ledger_rows(self) -> dict[int, tuple[Any, ...]]:
         with app_context(self.app):
             rows = db.session.execute(
@@ -1296,6 +1366,12 @@ class CardNights(RuleBasedStateMachine):
             for night in db.session.scalars(select(Night)).all():
                 keys = [p.name_key for p in night.people]
                 assert len(keys) == len(set(keys))
+            # Every person belongs to a live regular; a merged one points at a live one.
+            pointers = dict(db.session.execute(select(Regular.id, Regular.merged_into_id)).all())
+            for person in db.session.scalars(select(Person)).all():
+                assert pointers[person.regular_id] is None, ("person on a merged", person.id)
+            for target in pointers.values():
+                assert target is None or pointers[target] is None, "a chain or loop of merges"
 
     @invariant()
     def touched_things_hold(self) -> None:

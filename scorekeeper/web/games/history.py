@@ -8,7 +8,7 @@ from flask import render_template, request
 from flask_login import login_required
 
 from ... import services
-from ...forms import hand_text
+from ...forms import checked_whole, hand_text
 from .blueprint import bp, game_or_404
 
 HISTORY_PAGE = 50
@@ -20,7 +20,7 @@ def history(game_id: int) -> str:
     """The game's changes, newest first, a page at a time (a game corrected a thousand
     times must not make one page a thousand changes long)."""
     game = game_or_404(game_id)
-    before = request.args.get("before", type=int)
+    before = checked_whole(request.args.get("before"))
     edits = services.history_page(game, before=before, size=HISTORY_PAGE)
     older = edits[HISTORY_PAGE - 1].id if len(edits) > HISTORY_PAGE else None
     return render_template(

@@ -22,6 +22,7 @@ from ...forms import (
     ConfirmForm,
     JoinForm,
     VersionedForm,
+    checked_whole,
     hand_text,
     new_submission,
     options,
@@ -402,8 +403,7 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
 
 def _conflict(game_id: int, entry: RoundEntry) -> tuple[str, int]:
     """Another phone changed the game first: show the current sheet, save nothing."""
-    typed = request.form.get("round_number", "")
-    number = int(typed) if typed.isdigit() and 0 < int(typed) < 10_000 else entry.number
+    number = checked_whole(request.form.get("round_number"), high=9_999) or entry.number
     hands = ", ".join(
         f"{p.name} {entry.values.get(f'hand-{p.seat}', '') or '-'}" for p in entry.players
     )

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 
 from ... import services
 from ...cache import DocumentCache
-from ...forms import new_submission
+from ...forms import checked_whole, new_submission
 from ...models import Game
 from ...reports.chart import game_chart
 from ...rules import Standings, format_money, get_variant
@@ -109,7 +109,7 @@ def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
 @bp.get("/games/<id:game_id>")
 @with_stamp
 def sheet(game_id: int) -> Response:
-    saved = request.args.get("saved", type=int) if request.query_string else None
+    saved = checked_whole(request.args.get("saved")) if request.query_string else None
     stamp = stamp_or_404(game_id)
     same = None if saved else _not_modified(stamp)
     if same is not None:
