@@ -9,6 +9,14 @@ They are polled every few seconds (static/js/live.js): the answer while nothing 
 is a 304 made from the link's stamp (one indexed query for a game, two for a night; no
 replay, nothing rendered).
 
+What a page costs is bounded: a page rendered for one state of what a link shows is kept
+(``LIVE_PAGES``, by the ETag of that state: the shared cache when one is configured), so a
+phone asking without ``If-None-Match``, or with any query string, is answered from it, and
+a state is rendered once per worker whoever asks; a night's page draws the full grid of at
+most ``FULL_GAMES`` games (those in play and the latest finished), the older finished ones
+in one line each; and each link answers at most ``RATE`` requests per ``PER`` seconds per
+worker (then 429 with ``Retry-After``: live.js just asks again later).
+
 Caching: ``Cache-Control: private, no-cache``. The page is the same for everyone who has
 the link, so ``public`` would be correct too, but it would buy nothing (``no-cache`` sends
 every use back here anyway, where a 304 costs one query) and it would let shared caches
@@ -19,6 +27,9 @@ the link out of search engines and out of the pay services' logs.
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict, deque
 from typing import Any
 
 import segno
@@ -36,6 +47,7 @@ from flask import (
 from flask_login import login_required
 
 from .. import ledger, live, services
+from ..cache import DocumentCache
 from ..models import Game, LiveLink, Night
 from ..reports import book_summary
 from ..rules.money import use_money_locale
@@ -51,6 +63,43 @@ bp = Blueprint("live", __name__)
 PUBLIC = frozenset({"live.game", "live.night"})
 POLL_SECONDS = 4  # static/js/live.js asks this often while the page is in view
 REFRESH_SECONDS = 10  # with JavaScript off, the page reloads itself this often
+FULL_GAMES = 4  # a night's page draws the grids of at most this many games
+RATE, PER = 30, 10.0  # requests a link answers per worker in PER seconds (a table of 20
+# phones polling every 4 s asks 50 times in 10 s, across all workers)
+LIVE_PAGES = DocumentCache("live", max_bytes=16 * 1024 * 1024, max_entries=2_000)
+
+
+class _Limiter:
+    """At most ``rate`` requests per ``per`` seconds for each key (a link's token), in this
+    worker's memory: a sliding window of the times of the last ``rate`` requests, for at
+    most ``keys`` links (the oldest forgotten first)."""
+
+    def __init__(self, rate: int, per: float, keys: int = 10_000) -> None:
+        self.rate, self.per, self.keys = rate, per, keys
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def allow(self, key: str) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            times = self._seen.pop(key, None) or deque(maxlen=self.rate)
+            self._seen[key] = times
+            if len(self._seen) > self.keys:
+                self._seen.popitem(last=False)
+            if len(times) == self.rate and now - times[0] < self.per:
+                return False
+            times.append(now)
+            return True
+
+
+LIMITER = _Limiter(RATE, PER)
+
+
+def _limited(token: str) -> None:
+    if not LIMITER.allow(token):
+        response = make_response("Too many requests for this link: try again in a moment.", 429)
+        response.headers["Retry-After"] = str(int(PER))
+        abort(response)
 
 
 # ----------------------------------------------------------------- the players ---
@@ -72,6 +121,7 @@ def _page(html: str, etag: str) -> Response:
 @bp.get("/live/<token>")
 def game(token: str) -> Response:
     """A game as the players see it: the banner, the grid, the pot, the chart."""
+    _limited(token)
     stamp = live.game_stamp(token)
     if stamp is None:
         abort(404)
@@ -79,6 +129,9 @@ def game(token: str) -> Response:
     same = unchanged(etag)
     if same is not None:
         return same
+    kept = LIVE_PAGES.get(etag)
+    if kept is not None:
+        return _page(kept, etag)
     game = live.load_game(stamp.game_id)
     if game is None:  # pragma: no cover - deleted between the two queries
         abort(404)
@@ -98,6 +151,7 @@ def game(token: str) -> Response:
         refresh=REFRESH_SECONDS,
         poll=POLL_SECONDS,
     )
+    LIVE_PAGES.put(etag, html, len(html))
     return _page(html, etag)
 
 
@@ -105,6 +159,7 @@ def game(token: str) -> Response:
 def night(token: str) -> Response:
     """A night as the players see it: its games and the running settlement, each transfer
     with the payee's ways to pay (paid from the payer's own phone)."""
+    _limited(token)
     stamp = live.night_stamp(token)
     if stamp is None:
         abort(404)
@@ -112,14 +167,19 @@ def night(token: str) -> Response:
     same = unchanged(etag)
     if same is not None:
         return same
+    kept = LIVE_PAGES.get(etag)
+    if kept is not None:
+        return _page(kept, etag)
     night = live.load_night(stamp.night_id)
     if night is None:  # pragma: no cover - deleted between the two queries
         abort(404)
     use_money_locale(night.locale)
+    drawn = [(g, services.standings_for(g)) for g in night.games]
+    full = _full_games(drawn)
     games = []
-    for n, g in enumerate(night.games, 1):
-        standings = services.standings_for(g)
-        games.append((g, standings, SheetView(g, standings, chart_uid=f"chart-{n}")))
+    for n, (g, standings) in enumerate(drawn, 1):
+        view = SheetView(g, standings, chart_uid=f"chart-{n}") if g.id in full else None
+        games.append((g, standings, view))
     book = ledger.night_book(night, games=[(g.title, s) for g, s, _ in games])
     html = render_template(
         "live/night.html",
@@ -132,7 +192,16 @@ def night(token: str) -> Response:
         refresh=REFRESH_SECONDS,
         poll=POLL_SECONDS,
     )
+    LIVE_PAGES.put(etag, html, len(html))
     return _page(html, etag)
+
+
+def _full_games(drawn: list[tuple[Game, Any]]) -> set[int]:
+    """The games whose grid a night's page draws: those in play, then the latest
+    finished, at most ``FULL_GAMES``; the others are a line each."""
+    playing = [g.id for g, s in reversed(drawn) if not s.finished]
+    done = [g.id for g, s in reversed(drawn) if s.finished]
+    return set((playing + done)[:FULL_GAMES])
 
 
 # ------------------------------------------------------------------ the keeper ---

@@ -1426,10 +1426,11 @@ class CardNights(RuleBasedStateMachine):
 def _worker_caches() -> dict[tuple[Any, str], Any]:
     """The caches a worker keeps in memory, by (module, name)."""
     from scorekeeper.reports import files
+    from scorekeeper.web import live
     from scorekeeper.web.games import sheet
 
     places = [(services, "STANDINGS_CACHE"), (services, "DRAWN_STATES"),
-              (sheet, "SHEET_CACHE"), (files, "PDF_CACHE")]  # fmt: skip
+              (sheet, "SHEET_CACHE"), (files, "PDF_CACHE"), (live, "LIVE_PAGES")]  # fmt: skip
     return {(module, name): getattr(module, name) for module, name in places}
 
 

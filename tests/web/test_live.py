@@ -372,3 +372,66 @@ def test_the_sheet_and_the_live_view_show_the_score_chart(app: Flask, keeper: Ke
     assert "Max score: 60. Now: Ann 30, Bob 20, Cy 15 (leading)." in live
     tv = app.test_client().get(link + "?tv=1").get_data(as_text=True)
     assert 'class="chart-fold live-chart" id="chart-fold-1" open' in tv  # open on a TV
+
+
+# ----------------------------------------------------------------- what a link costs ---
+def test_a_state_is_rendered_once_whoever_asks_and_however(
+    app: Flask, keeper: Keeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20: without If-None-Match, or with any query string, the page of a state
+    already rendered comes from the kept page: no replay, nothing rendered again."""
+    from scorekeeper.web import live as live_view
+
+    live_view.LIVE_PAGES.clear()
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    keeper.enter(game, "Ann", {"Bob": 5})
+    link = show_players(keeper, f"/games/{game}/live")
+    night_link = show_players(keeper, f"/nights/{night}/live")
+    stranger = app.test_client()
+    renders: list[str] = []
+    real = live_view.render_template
+    monkeypatch.setattr(
+        live_view, "render_template", lambda name, **kw: renders.append(name) or real(name, **kw)
+    )
+    for url in (link, night_link):
+        first = stranger.get(url)
+        for query in ("", "?x=1", "?tv=0", "?a=b&c=d", "?" + "z" * 500):
+            again = stranger.get(url + query)
+            assert again.status_code == 200 and again.data == first.data
+    assert renders == ["live/game.html", "live/night.html"]
+    keeper.enter(game, "Bob", {"Ann": 7})  # a new state: drawn again, never the old page
+    assert "Leading: Ann with 5" not in text_of(stranger.get(link))
+    assert renders[-1] == "live/game.html" and len(renders) == 3
+
+
+def test_a_night_page_draws_a_few_grids_and_a_line_for_the_rest(app: Flask, keeper: Keeper) -> None:
+    from scorekeeper.web.live import FULL_GAMES
+
+    night = keeper.night(["Ann", "Bob"])
+    for _ in range(FULL_GAMES + 3):
+        game = keeper.game(night, "rummy", ["Ann", "Bob"], deals="1")
+        keeper.enter(game, "Ann", {"Bob": 5})
+    playing = keeper.game(night, "rummy", ["Ann", "Bob"])
+    keeper.enter(playing, "Bob", {"Ann": 3})
+    html = (
+        app.test_client().get(show_players(keeper, f"/nights/{night}/live")).get_data(as_text=True)
+    )
+    assert html.count('<table class="grid') == FULL_GAMES
+    assert html.count("Ann won after 1 round") == FULL_GAMES + 3  # every game is listed
+
+
+def test_a_link_answers_a_bounded_number_of_requests(app: Flask, keeper: Keeper) -> None:
+    from scorekeeper.web.live import RATE
+
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    link = show_players(keeper, f"/games/{game}/live")
+    stranger = app.test_client()
+    answers = [stranger.get(link).status_code for _ in range(RATE + 5)]
+    assert answers[:RATE] == [200] * RATE
+    assert set(answers[RATE:]) == {429}
+    limited = stranger.get(link)
+    assert limited.status_code == 429 and int(limited.headers["Retry-After"]) > 0
+    other = show_players(keeper, f"/nights/{night}/live")  # another link is not limited
+    assert stranger.get(other).status_code == 200
