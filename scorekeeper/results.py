@@ -95,6 +95,7 @@ def refresh(game_ids: set[int]) -> None:
         select(Game)
         .where(Game.id.in_(sorted(game_ids)))
         .options(selectinload(Game.seats).joinedload(Seat.person), selectinload(Game.rounds))
+        .execution_options(populate_existing=True)  # as stored now, Core writes included
     ).all()
     kept = {
         (r.game_id, r.person_id): r
