@@ -23,7 +23,7 @@ night's step as ``rules.settle`` rounds them (the games' part of ``ledger.night_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import has_app_context
 from sqlalchemy import event, select
@@ -59,7 +59,23 @@ class PersonNight:
     net: int  # minor units: their games' part of the night's settlement, after rounding
 
 
-def _rows_of(game: Game, standings: Standings) -> list[dict[str, Any]]:
+class ResultRow(NamedTuple):
+    """A row of ``game_results``, as read (a plain tuple: thousands are read at once)."""
+
+    game_id: int
+    person_id: int
+    version: int
+    finished: bool
+    won: bool
+    place: int
+    players: int
+    balance: int
+
+
+_COLUMNS = [getattr(GameResult, name) for name in ResultRow._fields]
+
+
+def _rows_of(game: Game, standings: Standings) -> list[ResultRow]:
     """The results of one game, a row per seated person."""
     seated = {s.person.name_key: s.person_id for s in game.seats}
     rows = []
@@ -68,16 +84,16 @@ def _rows_of(game: Game, standings: Standings) -> list[dict[str, Any]]:
         if person_id is None:  # pragma: no cover - every player of a stored game has a seat
             continue
         rows.append(
-            {
-                "game_id": game.id,
-                "person_id": person_id,
-                "version": game.version,
-                "finished": standings.finished,
-                "won": any(name_key(w) == name_key(p.name) for w in standings.winners),
-                "place": p.place,
-                "players": len(standings.players),
-                "balance": standings.pot.balances.get(p.name, 0) if standings.finished else 0,
-            }
+            ResultRow(
+                game.id,
+                person_id,
+                game.version,
+                standings.finished,
+                any(name_key(w) == name_key(p.name) for w in standings.winners),
+                p.place,
+                len(standings.players),
+                standings.pot.balances.get(p.name, 0) if standings.finished else 0,
+            )
         )
     return rows
 
@@ -103,11 +119,11 @@ def refresh(game_ids: set[int]) -> None:
     }
     for game in games:
         for data in _rows_of(game, _replayed(game)):
-            row = kept.pop((data["game_id"], data["person_id"]), None)
+            row = kept.pop((data.game_id, data.person_id), None)
             if row is None:
-                db.session.add(GameResult(**data))
+                db.session.add(GameResult(**data._asdict()))
             else:
-                for key, value in data.items():
+                for key, value in data._asdict().items():
                     setattr(row, key, value)
     for row in kept.values():  # a seat no longer in the game
         db.session.delete(row)
@@ -120,7 +136,7 @@ class _Game:
     variant: str
     version: int
     rewritten: int
-    rows: list[GameResult]
+    rows: list[ResultRow]
 
 
 def results_of(owner_id: int) -> list[tuple[Night, list[PersonNight]]]:
@@ -141,20 +157,20 @@ def results_of(owner_id: int) -> list[tuple[Night, list[PersonNight]]]:
         .where(Night.owner_id == owner_id, Night.deleted_at.is_(None), Game.deleted_at.is_(None))
     ):
         games[row[0]] = _Game(*row, rows=[])
-    for result in db.session.scalars(
-        select(GameResult)
+    for result in db.session.execute(
+        select(*_COLUMNS)
         .join(Game, Game.id == GameResult.game_id)
         .join(Night, Night.id == Game.night_id)
         .where(Night.owner_id == owner_id, Night.deleted_at.is_(None), Game.deleted_at.is_(None))
     ):
-        games[result.game_id].rows.append(result)
+        games[result[0]].rows.append(ResultRow(*result))
     people = {
         p.id: p
         for p in db.session.scalars(
             select(Person).join(Night, Night.id == Person.night_id).where(Night.id.in_(live))
         )
     }
-    finished: dict[int, list[GameResult | dict[str, Any]]] = {}
+    finished: dict[int, list[ResultRow]] = {}
     stale = []
     for game in games.values():
         rows = game.rows
@@ -173,7 +189,7 @@ def results_of(owner_id: int) -> list[tuple[Night, list[PersonNight]]]:
             .options(selectinload(Game.seats).joinedload(Seat.person), selectinload(Game.rounds))
         ):
             rows = _rows_of(game_row, _replayed(game_row))
-            if any(r["finished"] for r in rows):
+            if any(r.finished for r in rows):
                 finished.setdefault(game_row.night_id, []).extend(rows)
     out = []
     for night in nights:
@@ -182,43 +198,34 @@ def results_of(owner_id: int) -> list[tuple[Night, list[PersonNight]]]:
 
 
 def _night_lines(
-    night: Night,
-    rows: list[GameResult | dict[str, Any]],
-    games: dict[int, _Game],
-    people: dict[int, Person],
+    night: Night, rows: list[ResultRow], games: dict[int, _Game], people: dict[int, Person]
 ) -> list[PersonNight]:
     """Each person of the night's results from their finished games' rows."""
-
-    def get(row: GameResult | dict[str, Any], key: str) -> Any:
-        return row[key] if isinstance(row, dict) else getattr(row, key)
-
     balances: dict[int, int] = {}
     played: dict[int, list[GamePlayed]] = {}
-    for row in sorted(rows, key=lambda r: (get(r, "game_id"), get(r, "person_id"))):
-        person_id, game_id = get(row, "person_id"), get(row, "game_id")
-        balances[person_id] = balances.get(person_id, 0) + get(row, "balance")
-        variant = get_variant(games[game_id].variant)
-        played.setdefault(person_id, []).append(
+    for row in sorted(rows):
+        balances[row.person_id] = balances.get(row.person_id, 0) + row.balance
+        variant = get_variant(games[row.game_id].variant)
+        played.setdefault(row.person_id, []).append(
             GamePlayed(
-                game_id, variant.title, variant.name, get(row, "won"), get(row, "place"),
-                get(row, "players"), get(row, "balance"),
+                row.game_id, variant.title, variant.name, row.won, row.place, row.players,
+                row.balance,
             )
         )  # fmt: skip
     # The night's rounding works on names, as rules.settle does (ties go by name).
     by_name = {people[p].name: b for p, b in balances.items() if p in people}
     rounded = round_to_unit(by_name, night.settle_unit or 1) if by_name else {}
-    lines = []
-    for person in (p for p in people.values() if p.night_id == night.id):
-        lines.append(
-            PersonNight(
-                person.id,
-                person.regular_id,
-                person.name,
-                tuple(played.get(person.id, ())),
-                rounded.get(person.name, 0),
-            )
+    return [
+        PersonNight(
+            person.id,
+            person.regular_id,
+            person.name,
+            tuple(played.get(person.id, ())),
+            rounded.get(person.name, 0),
         )
-    return lines
+        for person in people.values()
+        if person.night_id == night.id
+    ]
 
 
 # ------------------------------------------------------------ kept up to date ---

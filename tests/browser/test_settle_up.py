@@ -40,6 +40,15 @@ def still_to_pay(page: Page) -> list[str]:
     )
 
 
+def record_payment(keeper: Keeper, payer: str, payee: str, amount: str) -> None:
+    """Record a payment typed on the payout page (folded under "Record a payment")."""
+    keeper.tap(keeper.page.get_by_text("Record a payment"))
+    keeper.page.get_by_label("Who paid").select_option(label=payer)
+    keeper.page.get_by_label("Paid to").select_option(label=payee)
+    keeper.page.get_by_label("Amount").fill(amount)
+    keeper.tap(keeper.button("Record payment"))
+
+
 def test_paid_and_carried_survive_the_last_game_finishing(page: Page, live_server: str) -> None:
     keeper = Keeper(page, live_server)
     keeper.sign_up()
@@ -102,18 +111,10 @@ def test_paid_and_carried_survive_the_last_game_finishing(page: Page, live_serve
     assert still_to_pay(page) == ["Cy pays Bob $1.50", "Dee pays Bob $1.50"]
 
     # Cy pays $1.00 in cash (part of his $1.50), then Dee $2.00 for her $1.50.
-    keeper.tap(page.get_by_text("Record a payment"))
-    page.get_by_label("Who paid").select_option(label="Cy")
-    page.get_by_label("Paid to").select_option(label="Bob")
-    page.get_by_label("Amount").fill("1")
-    keeper.tap(keeper.button("Record payment"))
+    record_payment(keeper, "Cy", "Bob", "1")
     expect(page.locator("p.flash")).to_contain_text("Recorded: Cy paid Bob $1.00.")
     assert still_to_pay(page) == ["Cy pays Bob $0.50", "Dee pays Bob $1.50"]
-    keeper.tap(page.get_by_text("Record a payment"))
-    page.get_by_label("Who paid").select_option(label="Dee")
-    page.get_by_label("Paid to").select_option(label="Bob")
-    page.get_by_label("Amount").fill("2")
-    keeper.tap(keeper.button("Record payment"))
+    record_payment(keeper, "Dee", "Bob", "2")
     expect(page.locator("p.flash")).to_contain_text("Recorded: Dee paid Bob $2.00.")
     # Bob is square (+3.00 - 1.00 - 2.00); Dee paid 50c too much and Cy still owes 50c:
     # the fewest transfers settle both with one.

@@ -7,11 +7,13 @@ regex: escaped text such as ``&lt;img onerror=...&gt;`` inside an attribute is h
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from scorekeeper.extensions import db
 
@@ -73,3 +75,26 @@ def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
             for table in db.metadata.sorted_tables
             if table.name != "login_attempts"
         }
+
+
+def run_sql(sql: str) -> None:
+    """Statements separated by ``;``, in one transaction (migration tests' data)."""
+    with db.engine.begin() as conn:
+        for statement in filter(str.strip, sql.split(";")):
+            conn.execute(text(statement))
+
+
+@contextmanager
+def schema_at(app: Flask, revision: str) -> Iterator[None]:
+    """The database migrated down to ``revision`` for the block (which puts data in and
+    migrates up), and back to the whole schema afterwards, whatever happened."""
+    from flask_migrate import downgrade, upgrade
+
+    from tests.conftest import MIGRATIONS
+
+    with app.app_context():
+        try:
+            downgrade(directory=MIGRATIONS, revision=revision)
+            yield
+        finally:
+            upgrade(directory=MIGRATIONS)  # the next test needs the whole schema

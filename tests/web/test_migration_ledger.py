@@ -11,6 +11,7 @@ from sqlalchemy import text
 
 from scorekeeper.extensions import db
 from tests.conftest import MIGRATIONS
+from tests.web.checks import run_sql, schema_at
 
 TEXAS_JPY = {"currency": "JPY", "ante": 50, "per_round": 10, "buy_in": 50000}
 RECORD = {"format": "scorekeeper-game/1", "variant": "texas", "settings": TEXAS_JPY,
@@ -53,28 +54,18 @@ VALUES
 """
 
 
-def _run(sql: str) -> None:
-    with db.engine.begin() as conn:
-        for statement in filter(str.strip, sql.split(";")):
-            conn.execute(text(statement))
-
-
 def _rows(sql: str) -> list[tuple]:
     with db.engine.connect() as conn:
         return [tuple(r) for r in conn.execute(text(sql)).all()]
 
 
 def test_marks_and_carries_become_entries_and_yen_whole_units_and_back(app):
-    with app.app_context():
-        try:
-            _up_down_up()
-        finally:
-            upgrade(directory=MIGRATIONS)  # the next test needs the whole schema
+    with schema_at(app, "0006"):
+        _up_down_up()
 
 
 def _up_down_up() -> None:
-    downgrade(directory=MIGRATIONS, revision="0006")
-    _run(ROWS)
+    run_sql(ROWS)
     upgrade(directory=MIGRATIONS)
     entries = _rows(
         "SELECT night_id, kind, payer_id, payee_id, amount, to_night_id, user_id, undone_at "

@@ -8,6 +8,7 @@ from sqlalchemy import text
 
 from scorekeeper.extensions import db
 from tests.conftest import MIGRATIONS
+from tests.web.checks import run_sql, schema_at
 
 ROWS = """
 INSERT INTO users (id, email, password_hash, created_at) VALUES
@@ -23,23 +24,13 @@ INSERT INTO people (id, night_id, name, name_key) VALUES
 """
 
 
-def _run(sql: str) -> None:
-    with db.engine.begin() as conn:
-        for statement in filter(str.strip, sql.split(";")):
-            conn.execute(text(statement))
-
-
 def test_people_move_onto_one_regular_per_keeper_and_name_and_back(app):
-    with app.app_context():
-        try:
-            _up_down_up()
-        finally:
-            upgrade(directory=MIGRATIONS)  # the next test needs the whole schema
+    with schema_at(app, "0003"):
+        _up_down_up()
 
 
 def _up_down_up() -> None:
-    downgrade(directory=MIGRATIONS, revision="0003")
-    _run(ROWS)
+    run_sql(ROWS)
     upgrade(directory=MIGRATIONS)
     with db.engine.connect() as conn:
         regulars = conn.execute(
