@@ -15,13 +15,21 @@ import unicodedata
 from collections.abc import Sequence
 
 from sqlalchemy import select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from .extensions import db
-from .models import Carry, Night, PaymentHandle, Person, Regular, TransferMark, User
+from .models import Carry, Night, PaymentHandle, Person, Regular, TransferMark, User, utcnow
 from .payments import HandleError, clean_handle
 from .rules import name_key
 from .rules.record import clean_name
-from .services import Conflict, Refused, _commit_plain, transaction
+from .services import (
+    Conflict,
+    Refused,
+    _commit_created,
+    _commit_plain,
+    _creating,
+    transaction,
+)
 
 MAX_HANDLES = 6
 
@@ -59,14 +67,40 @@ def find_regular(owner_id: int, name: str) -> Regular | None:
 
 
 def regular_for(owner_id: int, name: str) -> Regular:
-    """The keeper's regular for a name typed on a night, made when there is none (added to
-    the session, committed with the change that needs it)."""
+    """The keeper's regular for a name typed on a night, made when there is none (in the
+    transaction of the change that needs it; see ``add_missing_regulars``)."""
     found = find_regular(owner_id, name)
-    if found is not None:
-        return found
-    regular = Regular(owner_id=owner_id, name=name, name_key=name_key(name))
-    db.session.add(regular)
-    return regular
+    if found is None:
+        add_missing_regulars(owner_id, [name])
+        found = find_regular(owner_id, name)
+    if found is None:  # pragma: no cover - the row is there, made now or by another
+        raise Conflict
+    return found
+
+
+def add_missing_regulars(owner_id: int, names: Sequence[str]) -> None:
+    """Make the regulars that clean typed ``names`` need and the keeper does not have yet
+    (one per forgiving match among them, in the first spelling), in one statement that
+    passes over a name another request made at the same moment: it waits for that
+    request's commit and then finds its regular (``find_regular``), so two forms that
+    bring one new name at once (a double tap, two phones) never conflict over it. Rows
+    are written in the order of their keys, so two such statements never wait for each
+    other's rows in opposite orders (a deadlock, on PostgreSQL)."""
+    batch: dict[str, str] = {}
+    for name in names:
+        if match_key(name) not in batch and find_regular(owner_id, name) is None:
+            batch[match_key(name)] = name
+    if not batch:
+        return
+    now = utcnow()
+    rows = sorted(
+        ({"owner_id": owner_id, "name": n, "name_key": name_key(n), "created_at": now}
+         for n in batch.values()),
+        key=lambda row: row["name_key"],
+    )  # fmt: skip
+    dialect = db.session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    db.session.execute(insert(Regular.__table__).on_conflict_do_nothing(), rows)
 
 
 def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:
@@ -98,24 +132,26 @@ def new_person(night: Night, raw_name: str) -> Person:
     forgivingly takes the regular's spelling."""
     typed = clean_name(raw_name, what="name")
     regular = regular_for(night.owner_id, typed)
-    name = regular.name if regular.id is not None else typed
-    return Person(name=name, name_key=name_key(name), regular=regular)
+    return Person(name=regular.name, name_key=name_key(regular.name), regular=regular)
 
 
 # ----------------------------------------------------------------------- changes ---
 @transaction
-def add_regular(owner: User, raw_name: str) -> Regular:
+def add_regular(owner: User, raw_name: str, *, submission: str | None = None) -> Regular:
+    """A regular added by hand. The same ``submission`` sent twice adds them once
+    (AlreadyCreated); a name that is one of the keeper's regulars already (forgivingly,
+    or made by another phone at the same moment) is refused."""
     name = clean_name(raw_name, what="name")
-    found = find_regular(owner.id, name)
-    if found is not None:
-        raise Refused(f"{found.name} is already one of your regulars")
-    regular = Regular(owner_id=owner.id, name=name, name_key=name_key(name))
-    db.session.add(regular)
     try:
-        db.session.flush()
-    except Exception:
-        raise Conflict from None
-    _commit_plain()
+        with _creating(owner, submission):
+            found = find_regular(owner.id, name)
+            if found is not None:
+                raise Refused(f"{found.name} is already one of your regulars")
+            regular = Regular(owner_id=owner.id, name=name, name_key=name_key(name))
+            db.session.add(regular)
+            _commit_created(owner, submission, "regular", regular)
+    except Conflict:
+        raise Refused(f"{name} is already one of your regulars") from None
     return regular
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import (
     Blueprint,
     abort,
+    flash,
     make_response,
     redirect,
     render_template,
@@ -22,7 +23,8 @@ from ..models import Regular
 from ..payments import KINDS
 from ..reports import spreadsheets
 from ..rules import format_cents
-from .changes import attempt, whole
+from ..services import AlreadyCreated
+from .changes import attempt, one_time_id, whole
 
 bp = Blueprint("regulars", __name__, url_prefix="/regulars")
 
@@ -59,10 +61,18 @@ def index() -> str:
 @bp.post("")
 @login_required
 def add() -> Response:
-    _, regular = attempt(
-        lambda: directory.add_regular(current_user, request.form.get("name", "")[:200]),
-        lambda r: f"{r.name} added to your regulars.",
-    )
+    try:
+        _, regular = attempt(
+            lambda: directory.add_regular(
+                current_user,
+                request.form.get("name", "")[:200],
+                submission=one_time_id(),
+            ),
+            lambda r: f"{r.name} added to your regulars.",
+        )
+    except AlreadyCreated as done:  # a double tap: the first one added them
+        flash("Already added (sent twice): one of your regulars once.", "info")
+        return redirect(url_for("regulars.show", regular_id=done.target_id))
     if regular is None:
         return redirect(url_for("regulars.index"))
     return redirect(url_for("regulars.show", regular_id=regular.id))
