@@ -144,7 +144,7 @@ def add_regular(owner: User, raw_name: str, *, submission: str | None = None) ->
     name = clean_name(raw_name, what="name")
     try:
         with _creating(owner, submission):
-            found = find_regular(owner.id, name)
+            found = find_regular(owner.id, name) or _look_alike(owner.id, name)
             if found is not None:
                 raise Refused(f"{found.name} is already one of your regulars")
             regular = Regular(owner_id=owner.id, name=name, name_key=name_key(name))
@@ -157,7 +157,9 @@ def add_regular(owner: User, raw_name: str, *, submission: str | None = None) ->
 
 @transaction
 def rename_regular(regular: Regular, raw_name: str) -> None:
-    """The regular's name from now on; what was recorded keeps the names played with."""
+    """The regular's name from now on; what was recorded keeps the names played with.
+    Refused when another regular has the name, or one that matches it forgivingly
+    ("Ánn" beside Ann): a name typed later would then match both, and be neither."""
     name = clean_name(raw_name, what="name")
     taken = db.session.scalar(
         select(Regular).where(
@@ -168,9 +170,24 @@ def rename_regular(regular: Regular, raw_name: str) -> None:
     )
     if taken is not None:
         raise Refused(f"{taken.name} is already one of your regulars: merge them instead")
+    alike = _look_alike(regular.owner_id, name, but=regular)
+    if alike is not None:
+        raise Refused(
+            f"{name} looks like {alike.name}, one of your regulars (names that differ only "
+            "in capitals, accents or punctuation are one person): merge them instead, or "
+            "choose a name that tells them apart"
+        )
     regular.name = name
     regular.name_key = name_key(name)
     _commit_plain()
+
+
+def _look_alike(owner_id: int, name: str, *, but: Regular | None = None) -> Regular | None:
+    """A regular of the keeper (not ``but``) whose name matches ``name`` forgivingly."""
+    key = match_key(name)
+    return next(
+        (r for r in regulars_of(owner_id) if r is not but and match_key(r.name) == key), None
+    )
 
 
 @transaction
