@@ -15,9 +15,8 @@ import unicodedata
 from collections.abc import Sequence
 
 from sqlalchemy import select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
-from .extensions import db
+from .extensions import db, insert_or_skip
 from .models import Carry, Night, PaymentHandle, Person, Regular, TransferMark, User, utcnow
 from .payments import HandleError, clean_handle
 from .rules import name_key
@@ -98,9 +97,7 @@ def add_missing_regulars(owner_id: int, names: Sequence[str]) -> None:
          for n in batch.values()),
         key=lambda row: row["name_key"],
     )  # fmt: skip
-    dialect = db.session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    db.session.execute(insert(Regular.__table__).on_conflict_do_nothing(), rows)
+    db.session.execute(insert_or_skip(Regular.__table__), rows)
 
 
 def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:
