@@ -88,19 +88,22 @@ def main() -> None:
                 signups[KNOWN if email == KNOWN else UNKNOWN].append(elapsed)
         with app.app_context():
             db.engine.dispose()
-    print(f"failed log-ins, {args.method}, {args.repeats} each, interleaved")
+    _report(f"failed log-ins, {args.method}", args.repeats, times, ("unknown", "known"))
+    _report(f"sign-ups, {args.method}", args.repeats, signups, ("new", "taken"))
+
+
+def _report(
+    what: str, repeats: int, times: dict[str, list[float]], labels: tuple[str, str]
+) -> None:
+    """The median and spread of the times for an email without an account (UNKNOWN) and
+    with one (KNOWN), and the ratio of the medians."""
+    print(f"{what}, {repeats} each, interleaved")
     print(f"{'':10}{'median ms':>10}{'min ms':>9}{'max ms':>9}")
-    for label, email in (("unknown", UNKNOWN), ("known", KNOWN)):
+    for label, email in zip(labels, (UNKNOWN, KNOWN), strict=True):
         ms = [t * 1000 for t in times[email]]
         print(f"{label:10}{statistics.median(ms):10.1f}{min(ms):9.1f}{max(ms):9.1f}")
     ratio = statistics.median(times[UNKNOWN]) / statistics.median(times[KNOWN])
-    print(f"ratio     unknown / known: {ratio:.2f} (goal: near 1.00)")
-    print(f"sign-ups, {args.method}, {args.repeats} each, interleaved")
-    for label, email in (("new", UNKNOWN), ("taken", KNOWN)):
-        ms = [t * 1000 for t in signups[email]]
-        print(f"{label:10}{statistics.median(ms):10.1f}{min(ms):9.1f}{max(ms):9.1f}")
-    ratio = statistics.median(signups[UNKNOWN]) / statistics.median(signups[KNOWN])
-    print(f"ratio     new / taken: {ratio:.2f} (goal: near 1.00)")
+    print(f"ratio     {labels[0]} / {labels[1]}: {ratio:.2f} (goal: near 1.00)")
 
 
 if __name__ == "__main__":

@@ -55,10 +55,12 @@ def reading() -> Iterator[Connection]:
         yield conn.execution_options(isolation_level="AUTOCOMMIT")
 
 
-def insert_or_skip(table: Table) -> Any:
-    """``INSERT ... ON CONFLICT DO NOTHING`` into ``table`` on the session's database: a
-    row that would break a unique constraint (one another request wrote, or is writing:
-    PostgreSQL waits for its commit) is passed over, with no error and nothing aborted."""
+def upsert(table: Table) -> Any:
+    """An ``INSERT`` into ``table`` in the session database's dialect, which can say what
+    happens ``on_conflict_do_nothing()`` or ``on_conflict_do_update(...)``: a row that
+    would break a unique constraint (one another request wrote, or is writing:
+    PostgreSQL waits for its commit) is passed over or updated, with no error and
+    nothing aborted."""
     dialect = db.session.get_bind().dialect.name
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    return insert(table).on_conflict_do_nothing()
+    return insert(table)

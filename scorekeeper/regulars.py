@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from sqlalchemy import select, update
 
-from .extensions import db, insert_or_skip
+from .extensions import db, upsert
 from .models import Carry, Night, PaymentHandle, Person, Regular, TransferMark, User, utcnow
 from .payments import HandleError, clean_handle
 from .rules import name_key
@@ -97,7 +97,7 @@ def add_missing_regulars(owner_id: int, names: Sequence[str]) -> None:
          for n in batch.values()),
         key=lambda row: row["name_key"],
     )  # fmt: skip
-    db.session.execute(insert_or_skip(Regular.__table__), rows)
+    db.session.execute(upsert(Regular.__table__).on_conflict_do_nothing(), rows)
 
 
 def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:

@@ -33,7 +33,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 from .. import logins
-from ..extensions import db, insert_or_skip
+from ..extensions import db, upsert
 from ..forms import LoginForm, PasswordChangeForm, SignupForm
 from ..models import User, UserSession, utcnow
 
@@ -133,18 +133,22 @@ def _safe_next(target: str | None) -> str:
 
 def register(email: str, password: str) -> bool:
     """An account for ``email`` with ``password``, unless the email has one (then nothing
-    changes): True when it was made. The password is hashed first either way, so both
-    take the same time, and two sign-ups racing with one email store one account (the
-    first), without an error for either. The person signing up is told the same either
-    way (``signup``); with mail, this is where the new address would be asked to confirm
-    and the owner of an existing one told that someone signed up with it."""
+    changes): True when it was made. Both cost the same: the password is hashed first
+    either way, and either way one row is written (the new one, or the existing one
+    rewritten unchanged), so the commit costs the same too. Two sign-ups racing with one
+    email store one account (the first), without an error for either. The person
+    signing up is told the same either way (``signup``); with mail, this is where the
+    new address would be asked to confirm and the owner of an existing one told that
+    someone signed up with it."""
     hashed = _hash(password)
-    made = db.session.execute(
-        insert_or_skip(User.__table__).values(email=email, password_hash=hashed,
-                                               created_at=utcnow())
-    )  # fmt: skip
+    insert = upsert(User.__table__).values(email=email, password_hash=hashed, created_at=utcnow())
+    stored = db.session.scalar(
+        insert.on_conflict_do_update(
+            index_elements=["email"], set_={"email": insert.excluded.email}
+        ).returning(User.__table__.c.password_hash)
+    )
     db.session.commit()
-    return made.rowcount == 1  # type: ignore[attr-defined]
+    return stored == hashed  # a hash has a salt of its own: another one is not this
 
 
 @bp.route("/signup", methods=["GET", "POST"])

@@ -236,3 +236,27 @@ def test_a_stranger_hammering_cannot_grow_the_table(app, owner):
     older(app, timedelta(minutes=16))
     log_in(phone(app), "someone@example.com", "guess")
     assert failures(app) == 1
+
+
+def test_register_says_whether_it_made_the_account_and_writes_either_way(app, owner):
+    """What a mail would need (made, or taken), with one row written either way so that
+    both commits cost the same; a taken email's account is not changed."""
+    with app.app_context():
+        before = db.session.execute(select(User.password_hash, User.created_at)).one()
+    written: list[str] = []
+    with app.test_request_context():
+        from tests.web.test_queries import listening
+
+        def note(conn, cursor, statement, *args):
+            if statement.lstrip().upper().startswith("INSERT"):
+                written.append(statement)
+
+        with listening(app, "before_cursor_execute", note):
+            assert auth.register("zoe@example.com", "a password") is True
+            assert auth.register(ANN, "a password") is False
+    assert len(written) == 2 and all("ON CONFLICT" in s for s in written)
+    with app.app_context():
+        after = db.session.execute(
+            select(User.password_hash, User.created_at).where(User.email == ANN)
+        ).one()
+    assert after == before
