@@ -143,6 +143,8 @@ def may_check_password(source: Source) -> Check:
         bucket=source.bucket, ok=False,
     )  # fmt: skip
     db.session.add(attempt)
+    db.session.flush()
+    attempt_id = attempt.id  # read before the commit expires it
     db.session.commit()
     checks = [
         (LoginAttempt.email == source.email, config["LOGIN_ATTEMPTS_PER_15_MINUTES"], TOO_MANY)
@@ -157,14 +159,14 @@ def may_check_password(source: Source) -> Check:
         )
     refusal = None
     for where, allowed, message in checks:
-        wait = _wait(attempt.id, where, source.bucket, int(allowed))
+        wait = _wait(attempt_id, where, source.bucket, int(allowed))
         if wait is not None:
             text = message.format(wait=_minutes(wait))
             refusal = Refusal(f"{text} {KNOWN_STILL_GETS_IN}" if not source.bucket else text, wait)
             break
-    attempt_id = attempt.id
     if refusal is not None:
-        db.session.delete(attempt)
+        gone = delete(LoginAttempt).where(LoginAttempt.id == attempt_id)
+        db.session.execute(gone, execution_options=_PLAIN)
     prune()
     db.session.commit()
     return Check(attempt_id, refusal)
