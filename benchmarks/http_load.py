@@ -380,6 +380,9 @@ def prepare(port: int, connections: int, repeats: int) -> Fixture:
     r = c.request("POST", "/signup", {**hidden, "email": email, "password": PASSWORD,
                                       "confirm": PASSWORD})  # fmt: skip
     assert r.status == 302, r.text[:500]
+    hidden = c.hidden("/login")  # signing up logs nobody in
+    r = c.request("POST", "/login", {**hidden, "email": email, "password": PASSWORD})
+    assert r.status == 302, r.text[:500]
 
     def new_night() -> int:
         hidden = c.hidden("/nights/new")

@@ -95,6 +95,7 @@ def main() -> None:
 
     assert post("/signup", {"email": "b@example.com", "password": "x" * 12,
                             "confirm": "x" * 12}).status_code == 302  # fmt: skip
+    assert post("/login", {"email": "b@example.com", "password": "x" * 12}).status_code == 302
     r = post("/nights/new", {"name": "Bench", "played_on": "2026-11-20", "currency": "USD",
                              "paper": "A4", "people": "Ann"})  # fmt: skip
     night = int(r.headers["Location"].rsplit("/", 1)[-1])

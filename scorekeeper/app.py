@@ -82,6 +82,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_CHECK_DEFAULT=False,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         LOGIN_ATTEMPTS_PER_15_MINUTES=10,
+        LOGIN_ATTEMPTS_PER_ADDRESS_PER_15_MINUTES=50,
+        # How long a successful log-in keeps its browser and address known for its email
+        # (they then log in past a stranger's failed attempts: scorekeeper/logins.py).
+        KNOWN_LOGIN_DURATION=60 * 60 * 24 * 365,
         COMPRESS_MIMETYPES=[
             "text/html",
             "text/css",

@@ -1,4 +1,5 @@
-"""Command line: ``flask --app scorekeeper standings|settle|pdf ...``.
+"""Command line: ``flask --app scorekeeper standings|settle|pdf ...``, and
+``prune-logins`` (old log-in attempts).
 
 Each command reads a record (a file, or ``-`` for standard input), prints JSON to standard
 output, and on a record that breaks a rule prints one line to standard error and exits 1.
@@ -12,6 +13,7 @@ from typing import Any
 
 import click
 from flask import Flask
+from flask.cli import with_appcontext
 
 from .rules import RecordError, load_game, settle_night
 from .rules.record import read_json
@@ -133,7 +135,21 @@ def pdf_command(
         _fail(exc)
 
 
+@click.command("prune-logins")
+@with_appcontext
+def prune_logins_command() -> None:
+    """Delete log-in attempts past their time: failures older than 15 minutes, successful
+    log-ins older than KNOWN_LOGIN_DURATION (every log-in attempt does this too)."""
+    from .extensions import db
+    from .logins import prune
+
+    gone = prune()
+    db.session.commit()
+    click.echo(f"{gone} old log-in attempt{'' if gone == 1 else 's'} deleted.")
+
+
 def init_app(app: Flask) -> None:
+    app.cli.add_command(prune_logins_command)
     app.cli.add_command(standings_command)
     app.cli.add_command(settle_command)
     app.cli.add_command(pdf_command)

@@ -9,7 +9,8 @@ from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Table
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -52,3 +53,14 @@ def reading() -> Iterator[Connection]:
     it). The connection goes back to the pool as it came (autocommit off)."""
     with db.engine.connect() as conn:
         yield conn.execution_options(isolation_level="AUTOCOMMIT")
+
+
+def upsert(table: Table) -> Any:
+    """An ``INSERT`` into ``table`` in the session database's dialect, which can say what
+    happens ``on_conflict_do_nothing()`` or ``on_conflict_do_update(...)``: a row that
+    would break a unique constraint (one another request wrote, or is writing:
+    PostgreSQL waits for its commit) is passed over or updated, with no error and
+    nothing aborted."""
+    dialect = db.session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return insert(table)

@@ -61,13 +61,22 @@ class User(UserMixin, db.Model):
 
 
 class LoginAttempt(db.Model):
-    """Failed log-ins, to slow down password guessing across all workers."""
+    """Password checks, to slow down password guessing across all workers, and the
+    successful log-ins (``ok``) that make a device or an address known for an email (see
+    :mod:`scorekeeper.logins`). Failures are kept 15 minutes, successes
+    ``KNOWN_LOGIN_DURATION``."""
 
     __tablename__ = "login_attempts"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(254), index=True)
-    remote_addr: Mapped[str] = mapped_column(String(64), default="")
+    remote_addr: Mapped[str] = mapped_column(String(64), default="", index=True)
+    #: The SHA-256 digest of the browser's known-device token ("" without one).
+    device: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    #: Whose allowance the attempt counts against: "" a stranger, else a known device,
+    #: address or login session of the email (``logins.Source.bucket``).
+    bucket: Mapped[str] = mapped_column(String(80), default="", server_default="")
+    ok: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, index=True
     )

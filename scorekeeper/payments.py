@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
 from .rules.money import decimal_text
+from .rules.record import unseen_characters
 
 KINDS: dict[str, str] = {
     "paypal": "PayPal.me",
@@ -45,9 +46,19 @@ LINK_CURRENCIES: dict[str, frozenset[str] | None] = {
 }
 _PATTERNS = {
     "paypal": (r"[A-Za-z0-9]{1,20}", "a PayPal.me name is letters and digits, at most 20"),
-    "venmo": (r"[A-Za-z0-9_-]{5,30}", "a Venmo username is 5 to 30 letters, digits, - or _"),
+    "venmo": (
+        r"(?=.*[A-Za-z0-9])[A-Za-z0-9_-]{5,30}",
+        "a Venmo username is 5 to 30 letters, digits, - or _",
+    ),
     "cashapp": (r"[A-Za-z][A-Za-z0-9]{0,19}", "a $cashtag is a letter then letters or digits"),
-    "revolut": (r"[A-Za-z0-9._-]{3,30}", "a Revolut username is 3 to 30 letters or digits"),
+    # A Revtag chosen in the Revolut app is 3 to 16 letters and digits, lower case (Revolut
+    # shows it as @name; revolut.me/<name> is the link). Usernames made before Revtags
+    # could be edited may hold a dot, an underscore or a hyphen, so those are taken too,
+    # one at a time between letters or digits: "ann.smith", never "..." or "a..b".
+    "revolut": (
+        r"(?=.{3,30}\Z)[a-z0-9]+(?:[._-][a-z0-9]+)*",
+        "a Revolut username is 3 to 30 letters and digits, with at most one . _ or - between them",
+    ),
 }
 
 
@@ -62,33 +73,62 @@ def clean_handle(kind: str, raw: str) -> str:
     text = " ".join((raw or "").split())
     if not text:
         raise HandleError("give the handle")
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in raw):
-        raise HandleError("the handle contains control characters")
+    unseen = unseen_characters(raw or "")
+    if unseen is not None:
+        # Copied letter for letter into a payment, a handle must be what it shows.
+        raise HandleError(f"the handle contains {unseen}: type it again")
     if kind in _PATTERNS:
         text = text.removeprefix("@").removeprefix("$")
         text = re.sub(
             r"^(https?://)?(www\.)?(paypal\.me|venmo\.com|cash\.app|revolut\.me)/", "", text
         )
         text = text.removeprefix("u/").removeprefix("$").split("/")[0]
+        if kind == "revolut":
+            text = text.lower()  # Revtags are lower case, and so are their links
         pattern, why = _PATTERNS[kind]
         if not re.fullmatch(pattern, text):
             raise HandleError(why)
         return text
     if kind == "iban":
-        iban = re.sub(r"[\s-]", "", text).upper()
-        if not re.fullmatch(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}", iban) or not _iban_ok(iban):
-            raise HandleError("that is not a valid IBAN (check the digits)")
-        return " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
+        return _checked_iban(text)
     if len(text) > 80:
         raise HandleError("at most 80 characters")
     return text
 
 
-def _iban_ok(iban: str) -> bool:
-    """The IBAN check digits (ISO 13616: the number mod 97 is 1)."""
-    moved = iban[4:] + iban[:4]
-    digits = "".join(str(int(ch, 36)) for ch in moved)
-    return int(digits) % 97 == 1
+def _checked_iban(text: str) -> str:
+    """An IBAN in groups of four, checked as the IBAN registry (SWIFT, ISO 13616) gives
+    each country's: its country code, its length, the shape of its account number (BBAN)
+    and the check digits (mod 97), by the ``schwifty`` library; else HandleError saying
+    which."""
+    from schwifty import IBAN, exceptions
+    from schwifty.registry import get_iban_spec
+
+    compact = re.sub(r"[\s-]", "", text).upper()
+    if not re.fullmatch(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}", compact):
+        raise HandleError(
+            "that is not an IBAN: two letters for the country, two check digits, then the "
+            "account number"
+        )
+    country = compact[:2]
+    try:
+        iban = IBAN(compact)
+    except exceptions.InvalidCountryCode:
+        raise HandleError(f"that is not a valid IBAN: no country's IBAN starts {country}") from None
+    except exceptions.InvalidLength:
+        wanted = get_iban_spec(country).iban_length
+        raise HandleError(
+            f"that is not a valid IBAN: an IBAN of {country} has {wanted} characters, this one "
+            f"has {len(compact)}"
+        ) from None
+    except exceptions.InvalidStructure:
+        raise HandleError(
+            f"that is not a valid IBAN: its account number is not one of {country} (check "
+            "the letters and digits)"
+        ) from None
+    except exceptions.SchwiftyException:
+        raise HandleError("that is not a valid IBAN (check the digits)") from None
+    return str(iban.formatted)
 
 
 @dataclass(frozen=True, slots=True)

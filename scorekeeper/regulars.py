@@ -19,12 +19,19 @@ from collections.abc import Sequence
 
 from sqlalchemy import select, update
 
-from .extensions import db
+from .extensions import db, upsert
 from .models import LedgerEntry, Night, PaymentHandle, Person, Regular, RegularMerge, User, utcnow
 from .payments import HandleError, clean_handle
 from .rules import name_key
 from .rules.record import clean_name
-from .services import Conflict, Refused, _commit_plain, transaction
+from .services import (
+    Conflict,
+    Refused,
+    _commit_created,
+    _commit_plain,
+    _creating,
+    transaction,
+)
 
 MAX_HANDLES = 6
 MAX_HOPS = 4  # merged_into_id is kept flat (one hop); more means a stored loop
@@ -93,16 +100,42 @@ def find_regular(owner_id: int, name: str) -> Regular | None:
 
 
 def regular_for(owner_id: int, name: str) -> Regular:
-    """The keeper's regular for a name typed on a night, made when there is none (added to
-    the session, committed with the change that needs it). Found under the keeper's lock:
-    a merge committed meanwhile is seen, and none can start until this change commits."""
+    """The keeper's regular for a name typed on a night, made when there is none (in the
+    transaction of the change that needs it; see ``add_missing_regulars``). Found under the
+    keeper's lock: a merge committed meanwhile is seen, and none can start until this
+    change commits."""
     lock_keeper(owner_id)
     found = find_regular(owner_id, name)
-    if found is not None:
-        return found
-    regular = Regular(owner_id=owner_id, name=name, name_key=name_key(name))
-    db.session.add(regular)
-    return regular
+    if found is None:
+        add_missing_regulars(owner_id, [name])
+        found = find_regular(owner_id, name)
+    if found is None:  # pragma: no cover - the row is there, made now or by another
+        raise Conflict
+    return found
+
+
+def add_missing_regulars(owner_id: int, names: Sequence[str]) -> None:
+    """Make the regulars that clean typed ``names`` need and the keeper does not have yet
+    (one per forgiving match among them, in the first spelling), in one statement that
+    passes over a name another request made at the same moment: it waits for that
+    request's commit and then finds its regular (``find_regular``), so two forms that
+    bring one new name at once (a double tap, two phones) never conflict over it. Rows
+    are written in the order of their keys, so two such statements never wait for each
+    other's rows in opposite orders (a deadlock, on PostgreSQL)."""
+    lock_keeper(owner_id)
+    batch: dict[str, str] = {}
+    for name in names:
+        if match_key(name) not in batch and find_regular(owner_id, name) is None:
+            batch[match_key(name)] = name
+    if not batch:
+        return
+    now = utcnow()
+    rows = sorted(
+        ({"owner_id": owner_id, "name": n, "name_key": name_key(n), "created_at": now}
+         for n in batch.values()),
+        key=lambda row: row["name_key"],
+    )  # fmt: skip
+    db.session.execute(upsert(Regular.__table__).on_conflict_do_nothing(), rows)
 
 
 def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:
@@ -134,30 +167,34 @@ def new_person(night: Night, raw_name: str) -> Person:
     forgivingly takes the regular's spelling."""
     typed = clean_name(raw_name, what="name")
     regular = regular_for(night.owner_id, typed)
-    name = regular.name if regular.id is not None else typed
-    return Person(name=name, name_key=name_key(name), regular=regular)
+    return Person(name=regular.name, name_key=name_key(regular.name), regular=regular)
 
 
 # ----------------------------------------------------------------------- changes ---
 @transaction
-def add_regular(owner: User, raw_name: str) -> Regular:
+def add_regular(owner: User, raw_name: str, *, submission: str | None = None) -> Regular:
+    """A regular added by hand. The same ``submission`` sent twice adds them once
+    (AlreadyCreated); a name that is one of the keeper's regulars already (forgivingly,
+    or made by another phone at the same moment) is refused."""
     name = clean_name(raw_name, what="name")
-    found = find_regular(owner.id, name)
-    if found is not None:
-        raise Refused(f"{found.name} is already one of your regulars")
-    regular = Regular(owner_id=owner.id, name=name, name_key=name_key(name))
-    db.session.add(regular)
     try:
-        db.session.flush()
-    except Exception:
-        raise Conflict from None
-    _commit_plain()
+        with _creating(owner, submission):
+            found = find_regular(owner.id, name) or _look_alike(owner.id, name)
+            if found is not None:
+                raise Refused(f"{found.name} is already one of your regulars")
+            regular = Regular(owner_id=owner.id, name=name, name_key=name_key(name))
+            db.session.add(regular)
+            _commit_created(owner, submission, "regular", regular)
+    except Conflict:
+        raise Refused(f"{name} is already one of your regulars") from None
     return regular
 
 
 @transaction
 def rename_regular(regular: Regular, raw_name: str) -> None:
-    """The regular's name from now on; what was recorded keeps the names played with."""
+    """The regular's name from now on; what was recorded keeps the names played with.
+    Refused when another regular has the name, or one that matches it forgivingly
+    ("Ánn" beside Ann): a name typed later would then match both, and be neither."""
     name = clean_name(raw_name, what="name")
     taken = db.session.scalar(
         select(Regular).where(
@@ -168,9 +205,24 @@ def rename_regular(regular: Regular, raw_name: str) -> None:
     )
     if taken is not None:
         raise Refused(f"{taken.name} is already one of your regulars: merge them instead")
+    alike = _look_alike(regular.owner_id, name, but=regular)
+    if alike is not None:
+        raise Refused(
+            f"{name} looks like {alike.name}, one of your regulars (names that differ only "
+            "in capitals, accents or punctuation are one person): merge them instead, or "
+            "choose a name that tells them apart"
+        )
     regular.name = name
     regular.name_key = name_key(name)
     _commit_plain()
+
+
+def _look_alike(owner_id: int, name: str, *, but: Regular | None = None) -> Regular | None:
+    """A regular of the keeper (not ``but``) whose name matches ``name`` forgivingly."""
+    key = match_key(name)
+    return next(
+        (r for r in regulars_of(owner_id) if r is not but and match_key(r.name) == key), None
+    )
 
 
 @transaction

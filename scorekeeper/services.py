@@ -7,7 +7,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, NoReturn, ParamSpec, TypeVar, overload
@@ -26,6 +27,7 @@ from .models import (
     GameRound,
     Night,
     Person,
+    Regular,
     Seat,
     Submission,
     User,
@@ -56,6 +58,12 @@ def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:
     from .regulars import night_spellings as spell
 
     return spell(night, raw_names)
+
+
+def add_missing_regulars(owner_id: int, names: Sequence[str]) -> None:
+    from .regulars import add_missing_regulars as add
+
+    add(owner_id, names)
 
 
 # Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
@@ -449,20 +457,40 @@ def _check_new(user: User, submission: str | None) -> None:
         raise AlreadyCreated(row.kind, row.target_id)
 
 
-def _commit_created(user: User, submission: str | None, kind: str, target: Any) -> None:
-    """Commit a creation together with its one-time id. Two posts of one form racing each
-    other: the unique id lets one commit; the other finds what the first created."""
+@contextmanager
+def _creating(user: User, submission: str | None) -> Iterator[None]:
+    """The body of a service that creates something from a form with a one-time id.
+
+    The id is checked first: a form sent before finds what it created (AlreadyCreated).
+    Then a row that another request wrote first, met at any write of the body (a regular,
+    a person, the one-time id itself; in an autoflush before a query as well as at the
+    commit), rolls the whole body back and is answered the same way: AlreadyCreated when
+    the other request was this very form (a double tap: it committed first), else
+    Conflict. No write of a creating service can reach the app's bare 409 page. A
+    refusal that what the body makes exists already ("already on tonight's list") is
+    checked the same way: the other request may have been this form."""
+    _check_new(user, submission)
     try:
-        db.session.flush()  # gives ``target`` its id
-        if submission:
-            db.session.add(
-                Submission(user_id=user.id, token=submission, kind=kind, target_id=target.id)
-            )
-        db.session.commit()
+        yield
     except (IntegrityError, StaleDataError):
         db.session.rollback()
         _check_new(user, submission)
         raise Conflict from None
+    except Refused:
+        _check_new(user, submission)
+        raise
+
+
+def _commit_created(user: User, submission: str | None, kind: str, target: Any) -> None:
+    """Commit a creation together with its one-time id (inside ``_creating``). Two posts
+    of one form racing each other: the unique id lets one commit; the other finds what
+    the first created."""
+    db.session.flush()  # gives ``target`` its id
+    if submission:
+        db.session.add(
+            Submission(user_id=user.id, token=submission, kind=kind, target_id=target.id)
+        )
+    db.session.commit()
 
 
 # ------------------------------------------------------------------------ nights ---
@@ -478,28 +506,28 @@ def create_night(
     locale: str = "en",
     submission: str | None = None,
 ) -> Night:
-    _check_new(owner, submission)
-    if len(people) > MAX_PEOPLE_PER_NIGHT:
-        raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
-    night = Night(
-        owner=owner, name=name, played_on=played_on, currency=currency, paper=paper,
-        locale=locale,
-    )  # fmt: skip
-    db.session.add(night)
-    seen: set[int] = set()
-    db.session.flush()  # the night's owner id, for its regulars
-    for raw in people:
-        typed = clean_name(raw, what="name")
-        person = new_person(night, typed)
-        regular = person.regular
-        if name_key(person.name) in {p.name_key for p in night.people} or (
-            regular.id is not None and regular.id in seen
-        ):
-            raise Refused(f"{typed} is listed twice")
-        if regular.id is not None:
-            seen.add(regular.id)
-        night.people.append(person)
-    _commit_created(owner, submission, "night", night)
+    with _creating(owner, submission):
+        if len(people) > MAX_PEOPLE_PER_NIGHT:
+            raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
+        typed = [clean_name(raw, what="name") for raw in people]
+        night = Night(
+            owner=owner, name=name, played_on=played_on, currency=currency, paper=paper,
+            locale=locale,
+        )  # fmt: skip
+        db.session.add(night)
+        db.session.flush()  # the night's owner id, for its regulars
+        add_missing_regulars(owner.id, typed)
+        seen: list[Regular] = []
+        for each in typed:
+            person = new_person(night, each)
+            regular = person.regular
+            if person.name_key in {p.name_key for p in night.people} or any(
+                r is regular for r in seen
+            ):
+                raise Refused(f"{each} is listed twice")
+            seen.append(regular)
+            night.people.append(person)
+        _commit_created(owner, submission, "night", night)
     return night
 
 
@@ -510,17 +538,18 @@ def _check_room_for_people(night: Night, adding: int = 1) -> None:
 
 @transaction
 def add_person(night: Night, raw_name: str, *, user: User, submission: str | None = None) -> Person:
-    _check_new(user, submission)
     person_name = clean_name(raw_name, what="name")
-    person = new_person(night, person_name)
-    if any(
-        p.name_key == person.name_key or p.regular_id == person.regular.id for p in night.people
-    ):
-        raise Refused(f"{person_name} is already on tonight's list")
-    _check_room_for_people(night)
-    night.people.append(person)
     try:
-        _commit_created(user, submission, "person", person)
+        with _creating(user, submission):
+            person = new_person(night, person_name)
+            if any(
+                p.name_key == person.name_key or p.regular_id == person.regular.id
+                for p in night.people
+            ):
+                raise Refused(f"{person_name} is already on tonight's list")
+            _check_room_for_people(night)
+            night.people.append(person)
+            _commit_created(user, submission, "person", person)
     except Conflict:
         # Someone else added the same name at the same moment (the unique name key).
         raise Refused(f"{person_name} is already on tonight's list") from None
@@ -665,54 +694,55 @@ def create_game(
 ) -> Game:
     """Check the record with the engine, then store the game (and its rounds on import).
     The same ``submission`` sent twice stores the game once (AlreadyCreated)."""
-    _check_new(user, submission)
-    _check_room_for_games(night)
-    data = {
-        "format": "scorekeeper-game/1",
-        "variant": variant,
-        "settings": settings,
-        "players": [{"name": n, "handicap": h} if h else n for n, h in players],
-        "first_dealer": first_dealer,
-        "rounds": list(rounds),
-    }
-    record = GameRecord.from_json(data)
-    if record.settings.currency != night.currency and "currency" in settings:
-        raise RecordError(
-            f"this game is in {record.settings.currency} but the night is in {night.currency}",
-            field="currency",
-        )
-    standings = replay(record)
-    record, standings = _in_night_spelling(night, record, standings)
-    canonical = record.to_json()
-    canonical["settings"]["currency"] = night.currency
-    game = Game(
-        night=night,
-        variant=variant,
-        settings=canonical["settings"],
-        first_dealer=record.first_dealer,
-        pending_joins=[],
-    )
-    db.session.add(game)
-    for position, spec in enumerate(record.players):
-        game.seats.append(
-            Seat(
-                person=find_or_add_person(night, spec.name),
-                position=position,
-                handicap=spec.handicap,
+    with _creating(user, submission):
+        _check_room_for_games(night)
+        data = {
+            "format": "scorekeeper-game/1",
+            "variant": variant,
+            "settings": settings,
+            "players": [{"name": n, "handicap": h} if h else n for n, h in players],
+            "first_dealer": first_dealer,
+            "rounds": list(rounds),
+        }
+        record = GameRecord.from_json(data)
+        if record.settings.currency != night.currency and "currency" in settings:
+            raise RecordError(
+                f"this game is in {record.settings.currency} but the night is in {night.currency}",
+                field="currency",
             )
+        standings = replay(record)
+        record, standings = _in_night_spelling(night, record, standings)
+        canonical = record.to_json()
+        canonical["settings"]["currency"] = night.currency
+        add_missing_regulars(night.owner_id, [p.name for p in standings.players])
+        game = Game(
+            night=night,
+            variant=variant,
+            settings=canonical["settings"],
+            first_dealer=record.first_dealer,
+            pending_joins=[],
         )
-    for player in standings.players[len(record.players) :]:
-        game.seats.append(
-            Seat(
-                person=find_or_add_person(night, player.name),
-                position=player.seat,
-                joined_round=player.joined_round,
+        db.session.add(game)
+        for position, spec in enumerate(record.players):
+            game.seats.append(
+                Seat(
+                    person=find_or_add_person(night, spec.name),
+                    position=position,
+                    handicap=spec.handicap,
+                )
             )
-        )
-    for number, rnd in enumerate(canonical["rounds"], 1):
-        game.rounds.append(GameRound(number=number, data=rnd))
-    db.session.add(Edit(game=game, user_id=user.id, action=action, after=json.dumps(canonical)))
-    _commit_created(user, submission, "game", game)
+        for player in standings.players[len(record.players) :]:
+            game.seats.append(
+                Seat(
+                    person=find_or_add_person(night, player.name),
+                    position=player.seat,
+                    joined_round=player.joined_round,
+                )
+            )
+        for number, rnd in enumerate(canonical["rounds"], 1):
+            game.rounds.append(GameRound(number=number, data=rnd))
+        db.session.add(Edit(game=game, user_id=user.id, action=action, after=json.dumps(canonical)))
+        _commit_created(user, submission, "game", game)
     return game
 
 

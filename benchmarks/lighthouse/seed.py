@@ -51,6 +51,15 @@ def main(uri: str, secret_key: str) -> dict[str, object]:
               "confirm": PASSWORD},
     )  # fmt: skip
     assert r.status_code == 302, r.status_code
+    page = client.get("/login").get_data(as_text=True)  # signing up logs nobody in
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert token, "no CSRF token on /login"
+    r = client.post(
+        "/login",
+        data={"csrf_token": token.group(1), "email": EMAIL, "password": PASSWORD,
+              "remember": "y"},
+    )  # fmt: skip
+    assert r.status_code == 302, r.status_code
 
     rng = random.Random(2026)
     with app.app_context():

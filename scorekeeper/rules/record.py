@@ -42,6 +42,41 @@ def _invisible(ch: str) -> bool:
     return unicodedata.category(ch) == "Cf"
 
 
+# The Unicode bidirectional formatting characters (UAX #9): the marks (ALM, LRM, RLM), the
+# embeddings and overrides (LRE, RLE, PDF, LRO, RLO) and the isolates (LRI, RLI, FSI,
+# PDI). Each can make the text around it show in another order than it is written ("Ann",
+# RLO, "boB" shows as "AnnBob"), so no name or payment handle may hold one.
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+CONTROL = "control characters"
+TEXT_DIRECTION = "text-direction control characters"
+INVISIBLE = "invisible characters"
+
+
+def unseen_characters(text: str) -> str | None:
+    """The one rule for what typed text may hide, shared by names (``clean_name``) and
+    payment handles (``payments.clean_handle``): the first kind of character in ``text``
+    that does not show as itself, as words for a sentence, or None.
+
+    - ``CONTROL``: C0 and C1 control codes and DEL;
+    - ``TEXT_DIRECTION``: the bidirectional controls (``BIDI_CONTROLS``);
+    - ``INVISIBLE``: every other format character (Unicode category Cf: zero-width spaces
+      and joiners, soft hyphens, byte order marks, word joiners, invisible operators).
+
+    A name refuses the first two and drops the third (the joiner inside an emoji sequence
+    is kept); a handle, copied letter for letter into a payment, refuses all three."""
+    found: str | None = None
+    for ch in text:
+        if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0:
+            return CONTROL
+        if ch in BIDI_CONTROLS:
+            found = TEXT_DIRECTION
+        elif found is None and _invisible(ch):
+            found = INVISIBLE
+    return found
+
+
 @functools.lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """Names are the same when they look the same: compared after Unicode compatibility
@@ -58,7 +93,8 @@ _REMEMBERED_LENGTH = 4 * MAX_NAME_LENGTH
 
 
 def clean_name(raw: Any, *, what: str) -> str:
-    """Check a person's name: text, not blank, at most 40 characters, no control codes.
+    """Check a person's name: text, not blank, at most 40 characters, no control codes and
+    no text-direction controls (``unseen_characters``).
 
     The name is kept as typed, in NFC form (one spelling for "ë"), with its runs of spaces
     squeezed and invisible characters removed, except the joiner inside an emoji sequence.
@@ -88,11 +124,12 @@ def _checked_name(raw: Any, *, what: str) -> str:
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in raw):
         # A lone surrogate (from a JSON escape such as "\ud800") is not a character.
         raise RecordError(f"{what} contains an invalid character (a lone surrogate)")
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in raw):
-        raise RecordError(f"{what} {' '.join(raw.split())!r} contains control characters")
-    if any(0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069 for ch in raw):
-        # Text-direction overrides make a name show as something else on the sheet.
-        raise RecordError(f"{what} contains text-direction control characters")
+    unseen = unseen_characters(raw)
+    if unseen == CONTROL:
+        raise RecordError(f"{what} {' '.join(raw.split())!r} contains {CONTROL}")
+    if unseen == TEXT_DIRECTION:
+        # They would make a name show as something else on the sheet.
+        raise RecordError(f"{what} contains {TEXT_DIRECTION}")
     text = unicodedata.normalize("NFC", raw)
     kept = [
         ch

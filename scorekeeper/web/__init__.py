@@ -15,6 +15,7 @@ from flask import (
     render_template,
     request,
 )
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
@@ -27,7 +28,7 @@ from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_money
 from ..rules.money import use_money_locale
 from ..services import login_from_stamp
-from .headers import StandardHeaders
+from .headers import PUBLIC_PREFIX, StandardHeaders
 
 
 class IdConverter(IntegerConverter):
@@ -59,6 +60,35 @@ def load_user(token: str) -> User | None:
     if user is not None:
         user.session_token = token
     return user
+
+
+class _NoSession(SecureCookieSession):
+    """The session of a public page: empty, and never saved."""
+
+
+class SessionsOffPublicPages(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, except on the players' public pages (paths under
+    ``PUBLIC_PREFIX``, their 404s too): there the session cookie is not read, and nothing
+    is saved, so no cookie is ever set (a keeper's browser opening a live link included).
+    Decided by the path, since the session opens before the URL is matched."""
+
+    def open_session(self, app: Flask, request: Any) -> SecureCookieSession | None:
+        if request.path.startswith(PUBLIC_PREFIX):
+            return _NoSession()
+        return super().open_session(app, request)
+
+    def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        if not isinstance(session, _NoSession):
+            super().save_session(app, session, response)
+
+
+def _nobody_on_public_pages() -> None:
+    """On the players' public pages nobody is logged in, without looking: Flask-Login
+    would otherwise load the login from the keeper's remember cookie as soon as a
+    template asks for ``current_user`` (a query, and a session written back as a
+    cookie). Those pages show nothing of an account."""
+    if request.path.startswith(PUBLIC_PREFIX):
+        g._login_user = login_manager.anonymous_user()
 
 
 def _error(code: int, title: str, message: str) -> tuple[str | Response, int]:
@@ -107,6 +137,8 @@ def init_app(app: Flask) -> None:
     for module in (home, auth, nights, settle, regulars, games, printouts, api, live):
         app.register_blueprint(module.bp)
     app.before_request(_check_csrf)
+    app.before_request(_nobody_on_public_pages)
+    app.session_interface = SessionsOffPublicPages()
     app.wsgi_app = StandardHeaders(app.wsgi_app, app.static_url_path or "/static")  # type: ignore[method-assign]
     if not event.contains(db.session, "before_flush", _refuse_writes_in_safe_requests):
         event.listen(db.session, "before_flush", _refuse_writes_in_safe_requests)

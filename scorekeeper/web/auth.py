@@ -1,9 +1,14 @@
-"""Sign up, log in (with a limit on failed attempts), log out, and the account page
-(change the password, log out everywhere else).
+"""Sign up, log in (with limits on failed attempts: ``scorekeeper.logins``), log out, and
+the account page (change the password, log out everywhere else).
 
 Every login is a UserSession row whose random token is what the session cookie and the
 remember cookie carry (``User.get_id``); ``web.load_user`` refuses a token without a
-live row. Logging out deletes the row, so a copied cookie dies with it."""
+live row. Logging out deletes the row, so a copied cookie dies with it.
+
+Sign-up does not tell whether an email has an account: whatever the email, it answers
+the same (a redirect to the log-in page, with the same sentence), in the same time (the
+password is hashed either way). A new email gets its account; an email that has one
+keeps it unchanged, and nobody is logged in by signing up."""
 
 from __future__ import annotations
 
@@ -12,22 +17,32 @@ from datetime import timedelta
 from functools import cache
 from typing import Any
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import current_user, login_required, login_user, logout_user
-from sqlalchemy import delete, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import delete, select
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
-from ..extensions import db
+from .. import logins
+from ..extensions import db, upsert
 from ..forms import LoginForm, PasswordChangeForm, SignupForm
-from ..models import LoginAttempt, User, UserSession, utcnow
+from ..models import User, UserSession, utcnow
 
 bp = Blueprint("auth", __name__)
-WINDOW = timedelta(minutes=15)
-TOO_MANY = "Too many failed attempts for this email. Wait 15 minutes and try again."
 NO_MATCH = "That email and password do not match an account."
-TAKEN = "There is already an account for this email: log in."
+SIGNED_UP = (
+    "Sign-up received: now log in with your email and the password you chose. If that "
+    "email already had an account, nothing was changed, and its own password logs in."
+)
 
 
 def _hash_method() -> str:
@@ -53,29 +68,12 @@ def _password_matches(user: User | None, password: str) -> bool:
     return check_password_hash(user.password_hash, password)
 
 
-def _may_check_password(email: str) -> bool:
-    """Record this attempt (committed on its own) before any password is checked, then
-    count the email's attempts in the window, this one included. Requests racing on
-    several workers each see every attempt committed before theirs, so at most the limit
-    of them get to check a password. A refused attempt is removed again: asking while
-    refused does not make the wait longer, and the attempts that were checked stay."""
-    attempt = LoginAttempt(email=email, remote_addr=(request.remote_addr or "")[:64])
-    db.session.add(attempt)
-    db.session.commit()
-    tries = db.session.scalar(
-        select(func.count(LoginAttempt.id)).where(
-            LoginAttempt.email == email, LoginAttempt.created_at >= utcnow() - WINDOW
-        )
-    )
-    if (tries or 0) > current_app.config["LOGIN_ATTEMPTS_PER_15_MINUTES"]:
-        db.session.delete(attempt)
-        db.session.commit()
-        return False
-    return True
-
-
-def _forget_attempts(email: str) -> None:
-    db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == email))
+def _refused(refusal: logins.Refusal, page: str | Response) -> Response:
+    """A password check refused for now: 429 with the sentence on the form, and how long
+    to wait (Retry-After)."""
+    response = make_response(page, 429)
+    response.headers["Retry-After"] = str(refusal.seconds)
+    return response
 
 
 def _lifetime(remember: bool) -> timedelta:
@@ -133,30 +131,35 @@ def _safe_next(target: str | None) -> str:
     return url_for("home.index")
 
 
+def register(email: str, password: str) -> bool:
+    """An account for ``email`` with ``password``, unless the email has one (then nothing
+    changes): True when it was made. Both cost the same: the password is hashed first
+    either way, and either way one row is written (the new one, or the existing one
+    rewritten unchanged), so the commit costs the same too. Two sign-ups racing with one
+    email store one account (the first), without an error for either. The person
+    signing up is told the same either way (``signup``); with mail, this is where the
+    new address would be asked to confirm and the owner of an existing one told that
+    someone signed up with it."""
+    hashed = _hash(password)
+    insert = upsert(User.__table__).values(email=email, password_hash=hashed, created_at=utcnow())
+    stored = db.session.scalar(
+        insert.on_conflict_do_update(
+            index_elements=["email"], set_={"email": insert.excluded.email}
+        ).returning(User.__table__.c.password_hash)
+    )
+    db.session.commit()
+    return stored == hashed  # a hash has a salt of its own: another one is not this
+
+
 @bp.route("/signup", methods=["GET", "POST"])
 def signup() -> str | Response | tuple[str, int]:
     if current_user.is_authenticated:
         return redirect(url_for("home.index"))
     form = SignupForm()
     if form.validate_on_submit():
-        email = form.email.data.strip().lower()
-        if db.session.scalar(select(User.id).where(User.email == email)):
-            form.email.errors.append(TAKEN)
-        else:
-            try:
-                user = User(email=email, password_hash=_hash(form.password.data))
-                db.session.add(user)
-                db.session.flush()
-                start_session(user, remember=True)
-            except IntegrityError:
-                # Another sign-up with this email was stored since the check above.
-                db.session.rollback()
-                if db.session.scalar(select(User.id).where(User.email == email)) is None:
-                    raise
-                form.email.errors.append(TAKEN)
-            else:
-                flash("Welcome! Start your first card night.", "success")
-                return redirect(url_for("nights.new"))
+        register(form.email.data.strip().lower(), form.password.data)
+        flash(SIGNED_UP, "info")
+        return redirect(url_for("auth.login", next=url_for("nights.new")))
     status = 422 if form.errors else 200
     return render_template("auth/signup.html", form=form), status
 
@@ -168,17 +171,38 @@ def login() -> str | Response | tuple[str, int]:
     form = LoginForm()
     if form.validate_on_submit():
         email = form.email.data.strip().lower()
-        if not _may_check_password(email):
-            form.password.errors.append(TOO_MANY)
-            return render_template("auth/login.html", form=form), 429
+        cookie = request.cookies.get(logins.DEVICE_COOKIE)
+        source = logins.source_of(email, request.remote_addr or "", cookie)
+        check = logins.may_check_password(source)
+        if check.refusal is not None:
+            form.password.errors.append(check.refusal.message)
+            return _refused(check.refusal, render_template("auth/login.html", form=form))
         user = db.session.scalar(select(User).where(User.email == email))
         if _password_matches(user, form.password.data) and user is not None:
-            _forget_attempts(email)
+            token = logins.device_token(cookie) or logins.new_device_token()
+            logins.succeeded(source, check, token)
             start_session(user, remember=form.remember.data)
-            return redirect(_safe_next(request.args.get("next")))
+            response = redirect(_safe_next(request.args.get("next")))
+            _set_device_cookie(response, token)
+            return response
         form.password.errors.append(NO_MATCH)
     status = 422 if form.errors else 200
     return render_template("auth/login.html", form=form), status
+
+
+def _set_device_cookie(response: Response, token: str) -> None:
+    """The known-device cookie: sent back only to the log-in page (its path), for as
+    long as a log-in keeps a device known."""
+    config = current_app.config
+    response.set_cookie(
+        logins.DEVICE_COOKIE,
+        token,
+        max_age=int(logins.known_for().total_seconds()),
+        path=url_for("auth.login"),
+        secure=bool(config.get("SESSION_COOKIE_SECURE")),
+        httponly=True,
+        samesite="Lax",
+    )
 
 
 @bp.post("/logout")
@@ -223,13 +247,15 @@ def change_password() -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         return _render_account(form, 422)
     user: User = current_user._get_current_object()
-    if not _may_check_password(user.email):
-        form.current.errors.append(TOO_MANY)
-        return _render_account(form, 429)
+    source = logins.session_source(user.email, request.remote_addr or "", user.get_id())
+    check = logins.may_check_password(source)
+    if check.refusal is not None:
+        form.current.errors.append(check.refusal.message)
+        return _refused(check.refusal, _render_account(form)[0])
     if not _password_matches(user, form.current.data):
         form.current.errors.append("That is not your current password: nothing was changed.")
         return _render_account(form, 422)
-    _forget_attempts(user.email)
+    logins.succeeded(source, check)
     user.password_hash = _hash(form.password.data)
     _end_sessions(user.id, keep=user.get_id())
     db.session.commit()

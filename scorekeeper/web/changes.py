@@ -5,6 +5,7 @@ POST is checked before any view runs (``CSRFProtect``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -37,3 +38,12 @@ def whole(name: str) -> int:
     if number is None:
         abort(400)
     return number
+
+_ONE_TIME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def one_time_id() -> str | None:
+    """The one-time id a small creating form carries (``new_submission()`` in its
+    template), so that a double tap finds what the first tap made; None without one."""
+    raw = request.form.get("submission", "")
+    return raw if _ONE_TIME_ID.fullmatch(raw) else None

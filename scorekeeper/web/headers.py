@@ -41,6 +41,9 @@ PAGE_VARY = ("cookie", "accept-encoding")  # who asks, and how the body is compr
 # The players' live views (``/live/...``): their URL is their key, so no page sends it on
 # as a referrer, and no search engine keeps them.
 PUBLIC_HEADERS = (("Referrer-Policy", "no-referrer"), ("X-Robots-Tag", "noindex, nofollow"))
+# Where the players' public pages live: they get PUBLIC_HEADERS, and neither read nor
+# write a session (web.SessionsOffPublicPages).
+PUBLIC_PREFIX = "/live/"
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -78,7 +81,9 @@ class StandardHeaders:
     response. Static files (under ``static_prefix``) get the security headers only; the
     live views (under ``public_prefix``, their errors too) the public ones as well."""
 
-    def __init__(self, app: WSGIApp, static_prefix: str, public_prefix: str = "/live/") -> None:
+    def __init__(
+        self, app: WSGIApp, static_prefix: str, public_prefix: str = PUBLIC_PREFIX
+    ) -> None:
         self.app = app
         self.static_prefix = static_prefix.rstrip("/") + "/"
         self.public_prefix = public_prefix

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import (
     Blueprint,
     abort,
+    flash,
     make_response,
     redirect,
     render_template,
@@ -19,11 +20,12 @@ from .. import regulars as directory
 from .. import stats
 from ..extensions import db
 from ..forms import checked_whole
-from ..models import Regular
+from ..models import Regular, RegularMerge
 from ..payments import KINDS
 from ..reports import spreadsheets
 from ..rules import format_money
-from .changes import attempt, whole
+from ..services import AlreadyCreated
+from .changes import attempt, one_time_id, whole
 
 bp = Blueprint("regulars", __name__, url_prefix="/regulars")
 
@@ -65,10 +67,18 @@ def index() -> str:
 @bp.post("")
 @login_required
 def add() -> Response:
-    _, regular = attempt(
-        lambda: directory.add_regular(current_user, request.form.get("name", "")[:200]),
-        lambda r: f"{r.name} added to your regulars.",
-    )
+    try:
+        _, regular = attempt(
+            lambda: directory.add_regular(
+                current_user,
+                request.form.get("name", "")[:200],
+                submission=one_time_id(),
+            ),
+            lambda r: f"{r.name} added to your regulars.",
+        )
+    except AlreadyCreated as done:  # a double tap: the first one added them
+        flash("Already added (sent twice): one of your regulars once.", "info")
+        return redirect(url_for("regulars.show", regular_id=done.target_id))
     if regular is None:
         return redirect(url_for("regulars.index"))
     return redirect(url_for("regulars.show", regular_id=regular.id))
@@ -90,6 +100,9 @@ def merge() -> Response:
 @bp.post("/merges/<id:merge_id>/undo")
 @login_required
 def undo_merge(merge_id: int) -> Response:
+    merge = db.session.get(RegularMerge, merge_id)
+    if merge is None or merge.owner_id != current_user.id:
+        abort(404)
     attempt(
         lambda: directory.undo_merge(merge_id, owner=current_user),
         lambda merge: f"Merge undone: {merge.gone.name} is a regular of their own again.",

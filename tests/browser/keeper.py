@@ -101,6 +101,12 @@ class Keeper:
         self.page.get_by_label("Password", exact=True).fill(PASSWORD)
         self.page.get_by_label("Password again").fill(PASSWORD)
         self.tap(self.button("Sign up"))
+        # Signing up logs nobody in (it does not tell whether the email had an account):
+        # the log-in page says so, and the keeper logs in, landing on a new night.
+        expect(self.page.locator("p.flash")).to_contain_text("Sign-up received: now log in")
+        self.page.get_by_label("Email").fill(email)
+        self.page.get_by_label("Password", exact=True).fill(PASSWORD)
+        self.tap(self.button("Log in"))
         expect(self.page).to_have_url(re.compile(r"/nights/new$"))
         expect(self.page.get_by_role("heading", name="Start a night")).to_be_visible()
 

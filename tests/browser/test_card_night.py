@@ -299,7 +299,6 @@ def play_vegas(keeper: Keeper, night: int) -> int:
 def test_a_card_night_on_a_phone(page: Page, live_server: str) -> None:
     keeper = Keeper(page, live_server)
     keeper.sign_up()
-    expect(page.locator("p.flash")).to_have_text("Welcome! Start your first card night.")
     night = keeper.start_night(PEOPLE)
     expect(page.locator("ul.people li")).to_have_count(len(PEOPLE))
 

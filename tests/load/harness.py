@@ -251,7 +251,12 @@ class Account:
             "/signup", {**hidden, "email": self.email, "password": PASSWORD, "confirm": PASSWORD}
         )
         assert r.status == 302, page_text(r.text)[:500]
-        self.phone.get("/")  # reads the welcome flash
+        _, hidden = self.phone.form("/login")  # signing up logs nobody in: log in
+        r = self.phone.post(
+            "/login", {**hidden, "email": self.email, "password": PASSWORD, "remember": "y"}
+        )
+        assert r.status == 302, page_text(r.text)[:500]
+        self.phone.get("/")  # reads the flash
 
     def another_phone(self) -> Phone:
         """A second session of the same account: log in from another phone."""

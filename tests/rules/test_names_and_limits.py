@@ -12,7 +12,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.rules import GameRecord, RecordError, load_game, name_key, replay
-from scorekeeper.rules.record import MAX_ROUNDS, _checked_name, clean_name
+from scorekeeper.rules.record import BIDI_CONTROLS as RULE_BIDI
+from scorekeeper.rules.record import (
+    CONTROL,
+    INVISIBLE,
+    MAX_ROUNDS,
+    TEXT_DIRECTION,
+    _checked_name,
+    clean_name,
+    unseen_characters,
+)
 from tests.rules.test_properties import PROPERTY_SETTINGS, games
 
 # --------------------------------------------------------------------------- names ---
@@ -201,3 +210,24 @@ def test_the_replay_refuses_a_round_past_the_limit_added_after_parsing() -> None
 def test_a_fixed_number_of_deals_stays_within_the_limit() -> None:
     with pytest.raises(RecordError, match=f"deals must be between 1 and {MAX_ROUNDS}"):
         load_game({"variant": "rummy", "players": ["Ann", "Bob"], "settings": {"deals": 201}})
+
+
+# Every Unicode bidirectional control (UAX #9): marks, embeddings, overrides, isolates.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+@pytest.mark.parametrize("control", BIDI_CONTROLS)
+def test_a_name_holding_any_text_direction_control_is_refused(control: str) -> None:
+    """ "Ann" + RLO + "boB" shows as "AnnBob": one rule with the payment handles
+    (``unseen_characters``), so a mark (LRM, RLM, ALM) is refused as an override is."""
+    for raw in (f"Ann{control}boB", f"{control}Bob", f"Cy{control}"):
+        with pytest.raises(RecordError, match="text-direction control characters"):
+            clean_name(raw, what="name")
+
+
+def test_one_rule_names_what_text_hides() -> None:
+    assert unseen_characters("Ann Zoë \U0001f469\u200d\U0001f467") == INVISIBLE  # the joiner
+    assert unseen_characters("Ann") is None
+    assert unseen_characters("A\u200bn\u202en") == TEXT_DIRECTION  # the worse one is named
+    assert unseen_characters("A\u202en\x07") == CONTROL
+    assert "".join(sorted(RULE_BIDI)) == BIDI_CONTROLS

@@ -49,7 +49,11 @@ class Keeper:
         return self.client.post(action or url, data={**hidden, **data}, **kwargs)
 
     def signup(self, email: str = "keeper@example.com", password: str = "correct horse") -> None:
+        """Sign up, then log in (signing up logs nobody in: it does not tell whether the
+        email had an account)."""
         r = self.post_form("/signup", {"email": email, "password": password, "confirm": password})
+        assert r.status_code == 302, text_of(r)
+        r = self.post_form("/login", {"email": email, "password": password, "remember": "y"})
         assert r.status_code == 302, text_of(r)
 
     def login(self, email: str, password: str = "correct horse") -> TestResponse:

@@ -435,3 +435,34 @@ def test_a_link_answers_a_bounded_number_of_requests(app: Flask, keeper: Keeper)
     assert limited.status_code == 429 and int(limited.headers["Retry-After"]) > 0
     other = show_players(keeper, f"/nights/{night}/live")  # another link is not limited
     assert stranger.get(other).status_code == 200
+
+
+@pytest.mark.parametrize("cookies", [("remember_token",), ("session", "remember_token")])
+def test_a_live_page_opened_in_the_keepers_browser_sets_no_cookie_and_loads_no_login(
+    app: Flask, keeper: Keeper, cookies: tuple[str, ...]
+) -> None:
+    """The keeper's own browser (logged in, or holding only the remember cookie after a
+    restart) opens a live link: the page reads no login (no query of users or sessions)
+    and sets no cookie, whether it is drawn, answered 304, or not found."""
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    links = [
+        show_players(keeper, f"/games/{game}/live"),
+        show_players(keeper, f"/nights/{night}/live"),
+    ]
+    browser = app.test_client()
+    for name in cookies:
+        browser.set_cookie(name, keeper.client.get_cookie(name).value)
+    for link in [*links, "/live/" + "x" * 22, "/live/night/" + "x" * 22]:
+        with counting(app) as statements:
+            first = browser.get(link)
+        assert first.status_code in (200, 404)
+        assert "Set-Cookie" not in first.headers, (link, first.headers.get("Set-Cookie"))
+        logins = [s for s in statements if re.search(r"\b(users|user_sessions)\b", s)]
+        assert not logins, logins
+        assert "Log out" not in text_of(first)
+        if first.status_code == 200:
+            again = browser.get(link, headers={"If-None-Match": first.headers["ETag"]})
+            assert again.status_code == 304 and "Set-Cookie" not in again.headers
+    # The same browser is still the keeper's on the keeper's pages.
+    assert browser.get(f"/nights/{night}").status_code == 200

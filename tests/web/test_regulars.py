@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, inputs, text_of
 from tests.web.test_settle_up import regular_ids
 
@@ -89,3 +90,48 @@ def test_another_keepers_regulars_are_not_found(app, keeper, client):
     assert other.client.get(f"/regulars/{ids['Ann']}").status_code == 404
     assert other.client.get(f"/regulars/{ids['Ann']}/history.csv").status_code == 404
     assert regular_ids(other.client) == {}
+
+
+@pytest.mark.parametrize("look_alike", ["Ánn", "ANN.", "ánn", "Ann!"])
+def test_a_rename_to_a_look_alike_of_another_regular_is_refused(app, keeper, client, look_alike):
+    """Renaming Bob to "Ánn" beside Ann would leave two regulars that a name typed later
+    matches both, so it would make a third: the rename is refused and changes nothing,
+    and a name typed later is still Ann."""
+    keeper.night(["Ann", "Bob"], name="First")
+    ids = regular_ids(client)
+    before = snapshot(app)
+    page = post(keeper, f"/regulars/{ids['Bob']}/rename", {"name": look_alike})
+    assert f"{look_alike} looks like Ann, one of your regulars" in page, page
+    assert snapshot(app) == before
+    second = keeper.night(["ann.", "Bob"], name="Second")
+    assert set(keeper.person_ids(second)) == {"Ann", "Bob"}
+    assert set(regular_ids(client)) == {"Ann", "Bob"}
+    # A rename of a regular to a spelling of their own name is no look-alike of another.
+    assert "Renamed" in post(keeper, f"/regulars/{ids['Ann']}/rename", {"name": "Ánn"})
+    assert "Ánn is already one of your regulars" in post(keeper, "/regulars", {"name": "ann"})
+
+
+def test_adding_a_look_alike_of_a_regular_is_refused(keeper, client):
+    keeper.night(["Ann", "Bob"])
+    assert "Ann is already one of your regulars" in post(keeper, "/regulars", {"name": "ÁNN!"})
+    assert set(regular_ids(client)) == {"Ann", "Bob"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "handle", "message"),
+    [
+        ("text", "pay \u202eem", "text-direction control characters"),
+        ("text", "cash\u200b", "invisible characters"),
+        ("revolut", "...", "a Revolut username is 3 to 30 letters and digits"),
+        ("iban", "DE51 3704 0044 0532 0130 0", "an IBAN of DE has 22 characters, this one has 21"),
+    ],
+)
+def test_a_hostile_or_malformed_handle_is_refused_and_nothing_saved(
+    app, keeper, client, kind, handle, message
+):
+    keeper.night(["Ann", "Bob"])
+    ids = regular_ids(client)
+    before = snapshot(app)
+    page = post(keeper, f"/regulars/{ids['Ann']}/handles", {"kind": [kind], "handle": [handle]})
+    assert "payment handle 1: " in page and message in page, page
+    assert snapshot(app) == before

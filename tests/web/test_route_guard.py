@@ -19,7 +19,7 @@ from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.models import LedgerEntry, LoginAttempt, Night, Person, utcnow
+from scorekeeper.models import LedgerEntry, LoginAttempt, Night, Person, RegularMerge, utcnow
 from tests.conftest import make_app
 from tests.web.checks import audit, snapshot
 from tests.web.keeper import Keeper, inputs, text_of
@@ -123,8 +123,17 @@ def site(app: Flask, client: FlaskClient) -> Site:
             user_id=people.night.owner_id,
         )
         db.session.add(carried)
+        merge = RegularMerge(
+            owner_id=people.night.owner_id,
+            kept_id=regular,
+            gone_id=carried.payee_id,
+            moved={},
+            user_id=people.night.owner_id,
+            undone_at=utcnow(),
+        )
+        db.session.add(merge)
         db.session.commit()
-        entry = carried.id
+        entry, merge_id = carried.id, merge.id
     ids = {
         "night_id": night,
         "game_id": game,
@@ -132,6 +141,7 @@ def site(app: Flask, client: FlaskClient) -> Site:
         "number": 1,
         "regular_id": regular,
         "entry_id": entry,
+        "merge_id": merge_id,
     }
     tokens = {
         "live.game": live_token(owner, f"/games/{game}/live"),
@@ -445,28 +455,36 @@ def set_cookies(response: TestResponse) -> dict[str, list[str]]:
     return out
 
 
-def test_secure_cookies_carry_secure_httponly_and_samesite_lax(secure_client):
-    page = secure_client.get("/signup")
-    assert set(set_cookies(page)) == {"session"}
-    signup = secure_client.post("/signup", data={
-        **inputs(page.get_data(as_text=True)), "email": "ann@example.com",
-        "password": "correct horse", "confirm": "correct horse"})  # fmt: skip
-    assert signup.status_code == 302
-    cookies = {**set_cookies(page), **set_cookies(signup)}
-    assert {"session", "remember_token"} <= set(cookies)
-    for name, attributes in cookies.items():
-        assert "secure" in attributes, name
-        assert "httponly" in attributes, name
-        assert "samesite=lax" in attributes, name
-
-
-def test_cookies_are_httponly_and_lax_without_https_too(client):
+def _signup_and_login(client) -> dict[str, list[str]]:
+    """The cookies set by the sign-up and log-in pages and posts."""
     page = client.get("/signup")
     signup = client.post("/signup", data={
         **inputs(page.get_data(as_text=True)), "email": "ann@example.com",
         "password": "correct horse", "confirm": "correct horse"})  # fmt: skip
-    cookies = {**set_cookies(page), **set_cookies(signup)}
-    assert {"session", "remember_token"} <= set(cookies)
+    assert signup.status_code == 302
+    form = client.get("/login")
+    login = client.post("/login", data={
+        **inputs(form.get_data(as_text=True)), "email": "ann@example.com",
+        "password": "correct horse", "remember": "y"})  # fmt: skip
+    assert login.status_code == 302
+    return {**set_cookies(page), **set_cookies(signup), **set_cookies(form), **set_cookies(login)}
+
+
+def test_secure_cookies_carry_secure_httponly_and_samesite_lax(secure_client):
+    page = secure_client.get("/signup")
+    assert set(set_cookies(page)) == {"session"}
+    cookies = _signup_and_login(secure_client)
+    assert set(cookies) == {"session", "remember_token", "known_device"}
+    for name, attributes in cookies.items():
+        assert "secure" in attributes, name
+        assert "httponly" in attributes, name
+        assert "samesite=lax" in attributes, name
+    assert "path=/login" in cookies["known_device"]  # sent to the log-in page only
+
+
+def test_cookies_are_httponly_and_lax_without_https_too(client):
+    cookies = _signup_and_login(client)
+    assert set(cookies) == {"session", "remember_token", "known_device"}
     for name, attributes in cookies.items():
         assert "httponly" in attributes and "samesite=lax" in attributes, name
         assert "secure" not in attributes, name  # a local http:// install still logs in
@@ -477,42 +495,57 @@ def login(app: Flask, email: str, password: str) -> TestResponse:
     return Keeper(app.test_client()).login(email, password)
 
 
-TOO_MANY = "Too many failed attempts for this email. Wait 15 minutes and try again."
+TOO_MANY = "Too many failed attempts for this email."
 NO_MATCH = "That email and password do not match an account."
 
 
+def stranger(app: Flask, address: str = "203.0.113.9"):
+    """A phone that never logged in, from an address that never did."""
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = address
+    return phone
+
+
 def test_failed_logins_are_limited_per_email_whatever_the_client(app, client):
+    """Strangers (no known device, no known address) share one allowance per email,
+    whatever the phone: the email's case and spaces make no other email."""
     app.config["LOGIN_ATTEMPTS_PER_15_MINUTES"] = 3
     Keeper(client).signup("ann@example.com")
     Keeper(app.test_client()).signup("bob@example.com")
     for email in ("ann@example.com", "ANN@example.com", " Ann@Example.com "):
-        r = login(app, email, "wrong horse")
+        r = Keeper(stranger(app)).login(email, "wrong horse")
         assert r.status_code == 422 and NO_MATCH in text_of(r)
-    r = login(app, "ann@example.com", "correct horse")  # the right password, a new client
+    r = Keeper(stranger(app, "198.51.100.7")).login("ann@example.com")  # right password
     assert r.status_code == 429 and TOO_MANY in text_of(r)
     assert "Log in" in text_of(r)
-    assert login(app, "bob@example.com", "correct horse").status_code == 302
+    assert Keeper(stranger(app)).login("bob@example.com").status_code == 302
     # Unknown emails are refused in the same words, and limited the same way.
     for _ in range(3):
-        r = login(app, "nobody@example.com", "wrong horse")
+        r = Keeper(stranger(app)).login("nobody@example.com", "wrong horse")
         assert r.status_code == 422 and NO_MATCH in text_of(r)
-    r = login(app, "nobody@example.com", "wrong horse")
+    r = Keeper(stranger(app)).login("nobody@example.com", "wrong horse")
     assert r.status_code == 429 and TOO_MANY in text_of(r)
 
 
 def test_the_limit_lifts_after_15_minutes_and_a_success_clears_it(app, client):
+    """From a device or address that logged in before, the owner's own failures are
+    forgotten by their next success."""
     app.config["LOGIN_ATTEMPTS_PER_15_MINUTES"] = 3
     Keeper(client).signup("ann@example.com")
     for _ in range(3):
         login(app, "ann@example.com", "wrong horse")
     assert login(app, "ann@example.com", "correct horse").status_code == 429
     with app.app_context():
-        db.session.execute(update(LoginAttempt).values(created_at=utcnow() - timedelta(minutes=16)))
+        db.session.execute(
+            update(LoginAttempt)
+            .where(LoginAttempt.ok.is_(False))
+            .values(created_at=utcnow() - timedelta(minutes=16))
+        )
         db.session.commit()
     for _ in range(2):
         login(app, "ann@example.com", "wrong horse")
     assert login(app, "ann@example.com", "correct horse").status_code == 302
     # The success forgot the two recent failures: three more are allowed before the limit.
-    for _ in range(2):
+    for _ in range(3):
         assert login(app, "ann@example.com", "wrong horse").status_code == 422
-    assert login(app, "ann@example.com", "correct horse").status_code == 302
+    assert login(app, "ann@example.com", "correct horse").status_code == 429

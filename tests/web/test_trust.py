@@ -381,10 +381,11 @@ def test_a_deleted_night_leaves_the_list_and_can_be_restored(keeper, client, app
 # ----------------------------------------------------------------- races and heads ---
 def test_a_person_added_by_two_phones_at_once_is_a_sentence(keeper, client, app, monkeypatch):
     night = keeper.night(["Ann"])
-    real = services._check_room_for_people
+    real = services.new_person
 
-    def other_phone_adds_bob(n, adding=1):
-        real(n, adding)
+    def other_phone_adds_bob(n, raw_name):
+        # After this post read the night, before it writes anything (Bob's regular is
+        # the first thing it writes, and another writer would then wait for its commit).
         with db.engine.begin() as conn:
             owner = conn.execute(
                 text("SELECT owner_id FROM nights WHERE id = :n"), {"n": night}
@@ -403,8 +404,9 @@ def test_a_person_added_by_two_phones_at_once_is_a_sentence(keeper, client, app,
                 ),
                 {"n": night, "r": regular},
             )
+        return real(n, raw_name)
 
-    monkeypatch.setattr(services, "_check_room_for_people", other_phone_adds_bob)
+    monkeypatch.setattr(services, "new_person", other_phone_adds_bob)
     r = keeper.post_form(f"/nights/{night}", {"name": "Bob"}, action=f"/nights/{night}/people")
     assert r.status_code == 422
     assert "Bob is already on tonight's list" in text_of(r)
