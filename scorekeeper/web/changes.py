@@ -39,6 +39,7 @@ def whole(name: str) -> int:
         abort(400)
     return number
 
+
 _ONE_TIME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
