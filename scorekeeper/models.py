@@ -28,8 +28,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, object_session, relationship
 
 from .extensions import db
-from .rules import GAME_FORMAT, name_key
-from .rules.variants import get_variant
+from .rules import GAME_FORMAT, get_variant, name_key
 
 
 def utcnow() -> datetime:

@@ -67,12 +67,12 @@ def blank_sheet_context(
         settings = variant.parse_settings(dict(settings))
     names = tuple(players)
     page = Page(check_paper(paper), landscape=len(names) > 10)
-    footer = variant.blank_footers()
+    footer = variant.display.blank_footers()
     columns = [
         BlankColumn(c.head, round(c.width * BLANK_MM_PER_CH, 1), c.kind)
-        for c in variant.blank_columns()
+        for c in variant.display.blank_columns()
     ]
-    fixed = variant.blank_rows(len(names), settings)
+    fixed = variant.display.blank_rows(len(names), settings)
     # Long names wrap in the table header: leave room for the extra lines.
     labels_mm = sum(c.width_mm for c in columns)
     column_mm = (page.width_pt / MM_PT - labels_mm) / max(1, len(names))
@@ -103,5 +103,5 @@ def blank_sheet_context(
         row_height_mm=row_mm,
         footer_rows=tuple(footer),
         footer_height_mm=BLANK_FOOTER_MM,
-        note=variant.blank_note(settings),
+        note=variant.display.blank_note(settings),
     )

@@ -8,7 +8,7 @@ The data are the totals the sheet shows, with two things only a line can show: a
 player who expires and re-buys goes up to the total reached, then straight down to where
 they start again (so the line crosses the max score where it happened); a player who
 drops out stops there, and a late joiner starts at the round before joining, at the total
-they start from. The variant declares the horizontal lines (``Variant.chart_lines``:
+they start from. The variant declares the horizontal lines (``GameDisplay.chart_lines``:
 Vegas the max score, Rummy the target), so nothing here asks which game it draws.
 """
 
@@ -191,7 +191,7 @@ def game_chart(s: Standings, *, uid: str = "chart") -> Chart | None:
         return None
     n = len(s.rounds)
     stretches = player_totals(s)
-    lines = s.variant.chart_lines(s.record.settings)
+    lines = s.variant.display.chart_lines(s.record.settings)
     values = [v for parts in stretches.values() for part in parts for _, v in part]
     values += [line.value for line in lines]
     values.append(0)  # the axis starts at 0 (or below, with negative totals)

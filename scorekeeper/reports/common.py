@@ -3,7 +3,7 @@ rules and the legend, money in words, and a game's pot.
 
 Everything here is plain data (frozen dataclasses, formatted strings) worked out from the
 rules engine's results; the facts about each game come from its variant's declarations
-(``rules/variants.py``), so nothing here asks which game it is. No Jinja, no WeasyPrint,
+(each game's ``rules/games/`` module), so nothing here asks which game it is. No Jinja, no WeasyPrint,
 no database.
 """
 
@@ -121,7 +121,7 @@ def make_heading(
 
 def settings_facts(variant: Variant, settings: Settings, players: int) -> list[Fact]:
     """The table rules worth printing on a sheet, as the variant declares them."""
-    return variant.table_rules(settings, players)
+    return variant.display.table_rules(settings, players)
 
 
 def card_values_text(variant: Variant, settings: Settings) -> str:
@@ -171,7 +171,7 @@ def _card_name(code: str) -> str:
 def card_legend(variant: Variant, settings: Settings) -> list[Fact]:
     return [
         Fact("Cards", card_values_text(variant, settings)),
-        Fact("Wild", variant.wild_rule),
+        Fact("Wild", variant.display.wild_rule),
     ]
 
 

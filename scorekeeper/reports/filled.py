@@ -96,7 +96,7 @@ def _status(standings: Standings) -> str:
         )
     nxt = standings.next_round
     assert nxt is not None
-    parts = standings.variant.banner(nxt, standings.record.settings)
+    parts = standings.variant.display.banner(nxt, standings.record.settings)
     what = ", ".join([parts[0][:1].lower() + parts[0][1:], *parts[1:]])
     head = "Not started" if n == 0 else f"In progress after {n} round{'s' if n != 1 else ''}"
     return f"{head}. Next: {what}; {nxt.dealer} deals, {nxt.starts} starts."
@@ -105,7 +105,7 @@ def _status(standings: Standings) -> str:
 def _marks(standings: Standings) -> list[Fact]:
     settings = standings.record.settings
     facts = legend(
-        standings.rounds, settings, went_out_note=standings.variant.went_out_note(settings)
+        standings.rounds, settings, went_out_note=standings.variant.display.went_out_note(settings)
     )
     return [*facts, Fact("⁺ⁿ", "the round's score, beside the running total")]
 
@@ -148,12 +148,12 @@ def game_sheet_context(
     footers: list[tuple[str, list[str]]] = [
         ("Total", [str(p.total) for p in standings.players]),
         ("Place", [_place(standings, p.name) for p in standings.players]),
-        *variant.footers(standings.players, rebuys),
+        *variant.display.footers(standings.players, rebuys),
     ]
 
     # The label columns: the round and its particulars (from the variant), the dealer.
     dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
-    columns = [LabelColumn(c.head, c.width, c.align) for c in variant.sheet_columns(len(grid))]
+    columns = [LabelColumn(c.head, c.width, c.align) for c in variant.display.sheet_columns(len(grid))]
     columns.append(LabelColumn("Deals", dealer_ch))
     label_ch = sum(c.width_ch for c in columns)
 
@@ -200,7 +200,7 @@ def game_sheet_context(
         return "".join(out)
 
     def labels(number: int, dealer: str, wild: str | None) -> str:
-        own = variant.sheet_labels(number, len(names), record.settings, wild)
+        own = variant.display.sheet_labels(number, len(names), record.settings, wild)
         return label_text((*own, dealer))
 
     rows: list[SheetRow] = []
@@ -270,7 +270,7 @@ def _ranking(standings: Standings, pot: PotSummary) -> list[Placing]:
                 _place(standings, name),
                 name,
                 p.total,
-                standings.variant.standing_note(p),
+                standings.variant.display.standing_note(p),
                 None if pot.empty else money.get(name),
             )
         )

@@ -7,12 +7,13 @@ A game is its record of rounds; everything else is derived by :func:`replay`::
     standings.to_json()                      # the standings of game-record.md
 """
 
-# Each game registers itself; the five of the source texts live in variants.py.
-from . import contract  # noqa: F401
+from . import games  # noqa: F401  (registers the games, in the order they are shown)
 from .cards import count_hand
 from .errors import RecordError
+from .games.dummy import CONTRACTS
 from .money import Cents, Entry, format_money, parse_money, signed_money, split_pot
 from .record import GAME_FORMAT, GameRecord, PlayerSpec, Round, name_key, parse_round
+from .registry import VARIANTS, get_variant, register
 from .replay import NextRound, PlayerStanding, Pot, Standings, extend, replay
 from .settings import Settings
 from .settlement import (
@@ -25,7 +26,7 @@ from .settlement import (
     settle_night,
 )
 from .state import Event, RoundResult
-from .variants import CONTRACTS, VARIANTS, DeckAdvice, Variant, get_variant, register
+from .variant import DeckAdvice, Variant
 
 
 def load_game(data: object) -> Standings:

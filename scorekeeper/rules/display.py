@@ -8,13 +8,18 @@ so no layer above ``rules/`` needs to know which game it is showing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, ClassVar, Generic, Literal, TypeVar
 
+from .cards import RANK_NAMES
 from .money import format_money
 from .settings import Settings
 from .state import RoundResult
+
+if TYPE_CHECKING:
+    from .replay import NextRound, PlayerStanding
+    from .variant import Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,3 +170,129 @@ def legend(
         )
         facts.append(Fact(mark.symbol + ("n" if kind == "contract" else ""), meaning))
     return facts
+
+
+V = TypeVar("V", bound="Variant")
+
+
+def pot_fact(settings: Settings) -> Fact:
+    return Fact("Pot", pot_split_text(settings.pot_split))
+
+
+class GameDisplay(Generic[V]):
+    """What the pages and the printed sheets show of a game (``variant.display``): its
+    table rules, the banner of a round, the sheet's label columns and notes, its help
+    text. The replay never asks for any of it."""
+
+    def __init__(self, variant: V) -> None:
+        self.variant = variant
+
+    wild_rule: ClassVar[str] = "none"  # the legend's sentence on what is wild
+    round_head: ClassVar[str] = "#"  # the sheet's round column
+    card_hint: ClassVar[str] = "K 7 JK"  # how a hand of cards is typed
+    #: How the app reads what the rules leave open (the help page, the new-game form).
+    help_rules: ClassVar[tuple[str, ...]] = ()
+    setup_hint: ClassVar[str] = ""
+
+    def warnings(self, players: int, settings: Settings) -> list[str]:
+        low, high = self.variant.players_advised
+        if not low <= players <= high:
+            return [
+                f"{self.variant.title} is best with {low} to {high} players; you have {players}."
+            ]
+        return []
+
+    # -- what the pages and the printed sheets show ------------------------------------
+    def table_rules(self, settings: Settings, players: int) -> list[Fact]:
+        """The table rules worth knowing before play, in the order players ask about them:
+        shown under the banner and printed on every sheet."""
+        return [
+            *self.money_rules(settings),
+            *self.play_rules(settings, players),
+            self._deck(settings, players),
+        ]
+
+    def money_rules(self, settings: Settings) -> list[Fact]:
+        if not settings.buy_in:
+            return []
+        cur = settings.currency
+        return [Fact("Buy-in", format_money(settings.buy_in, cur)), pot_fact(settings)]
+
+    def play_rules(self, settings: Settings, players: int) -> list[Fact]:
+        return [Fact("Cards", f"{self.variant.cards_per_player(1, players, settings)} each")]
+
+    def _deck(self, settings: Settings, players: int) -> Fact:
+        return Fact("Deck", str(self.variant.deck_advice(players, settings)))
+
+    def wild_text(self, number: int) -> str:
+        """What is wild in round ``number``, in words ("sevens, jokers, deuces"), or ""."""
+        names = {"2": "deuces", "JK": "jokers"}
+        return ", ".join(
+            names.get(w, RANK_NAMES.get(w, w).lower())
+            for w in (self.variant.wild(number) or [])[::-1]
+        )
+
+    def banner(self, nr: NextRound, settings: Settings) -> list[str]:
+        """The round ahead in a few words: "Round 9", "Jacks wild", "11 cards", "×2"."""
+        parts = [f"Round {nr.number}", f"{nr.cards_per_player} cards"]
+        if nr.multiplier > 1:
+            parts.append(f"×{nr.multiplier}")
+        return parts
+
+    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
+        """Lines under the banner: what is wild, what to do after the deal."""
+        wild = self.wild_text(nr.number)
+        return [f"Wild: {wild}"] if wild else []
+
+    def contract_choice(self, contract: int) -> str | None:
+        """The round form's words for laying down a player's contract (Dummy), or None."""
+        return None
+
+    def standing_note(self, player: PlayerStanding) -> str:
+        """A word on a player's place beyond the total (dropped out, contracts laid)."""
+        if player.dropped_round is not None and not player.in_contention:
+            return f"dropped out in round {player.dropped_round}"
+        return ""
+
+    def progress(self, player: PlayerStanding) -> str | None:
+        """A small figure beside a player's total on the sheet (Dummy: the contract)."""
+        return None
+
+    def footers(
+        self, players: Sequence[PlayerStanding], rebuys: Mapping[str, int]
+    ) -> list[tuple[str, list[str]]]:
+        """Rows under the printed totals besides the place (Vegas re-buys, Dummy contracts)."""
+        return []
+
+    # The printed sheet: the columns that label a round, and the blank sheet's rows.
+
+    def sheet_columns(self, rounds: int) -> list[Column]:
+        return [Column("Rd", max(3, len(str(rounds + 1)) + 1), "right")]
+
+    def sheet_labels(
+        self, number: int, players: int, settings: Settings, wild: str | None
+    ) -> tuple[str, ...]:
+        return (str(number),)
+
+    def blank_columns(self) -> list[Column]:
+        return [Column("Round", 6, "right", "num")]
+
+    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
+        """The rows of the blank sheet when the game fixes them (Texas: Threes ... Kings),
+        or None for numbered rounds, as many as fit the page."""
+        return None
+
+    def blank_note(self, settings: Settings) -> str:
+        return "Whoever goes out scores the cards left in the other hands."
+
+    def blank_footers(self) -> list[str]:
+        return ["Total"]
+
+    def went_out_note(self, settings: Settings) -> str:
+        """Added to the legend's "went out" (Texas: takes the dime)."""
+        return ""
+
+    def chart_lines(self, settings: Settings) -> list[ChartLine]:
+        """Labelled horizontal lines across the score chart: the totals a game turns on
+        (Vegas: the max score; Rummy: the target)."""
+        return []

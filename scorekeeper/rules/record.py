@@ -16,6 +16,7 @@ from typing import Any
 
 from .cards import MAX_CARDS_IN_HAND, normalise_code, parse_flipped_card
 from .errors import NotJson, RecordError
+from .registry import VARIANTS, get_variant
 from .settings import MAX_POINTS, MAX_ROUNDS, Settings
 
 GAME_FORMAT = "scorekeeper-game/1"
@@ -231,8 +232,6 @@ class GameRecord:
         return parse_game(data)
 
     def to_json(self) -> dict[str, Any]:
-        from .variants import get_variant
-
         keys = get_variant(self.variant).json_keys(self.settings)
         return {
             "format": GAME_FORMAT,
@@ -265,8 +264,6 @@ class GameRecord:
 
 
 def parse_game(data: Any) -> GameRecord:
-    from .variants import VARIANTS, get_variant
-
     if not isinstance(data, Mapping):
         raise RecordError("a game record must be a JSON object")
     fmt = data.get("format", GAME_FORMAT)

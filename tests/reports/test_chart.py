@@ -148,7 +148,7 @@ def test_each_variant_declares_its_chart_lines(
     variant: str, settings: dict[str, Any], lines: list[ChartLine]
 ) -> None:
     v = get_variant(variant)
-    assert v.chart_lines(v.parse_settings(settings)) == lines
+    assert v.display.chart_lines(v.parse_settings(settings)) == lines
 
 
 def test_the_partial_draws_valid_svg_with_a_title_and_a_description() -> None:

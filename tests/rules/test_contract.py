@@ -156,8 +156,8 @@ def test_vegas_only_round_keys_are_refused():
 def test_the_banner_names_the_deal_and_its_contract():
     s = load_game(contract(["Ann", "Bob", "Cy"], *GAME[:2]))
     variant, settings = s.variant, s.record.settings
-    assert variant.banner(s.next_round, settings) == ["Deal 3 of 7", "two runs", "10 cards"]
-    assert variant.banner_notes(s.next_round, settings) == ["Wild: jokers"]
+    assert variant.display.banner(s.next_round, settings) == ["Deal 3 of 7", "two runs", "10 cards"]
+    assert variant.display.banner_notes(s.next_round, settings) == ["Wild: jokers"]
     assert s.next_round.dealer == "Cy" and s.next_round.starts == "Ann"
 
 

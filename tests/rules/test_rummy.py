@@ -188,8 +188,8 @@ def test_rummy_player_counts_are_advice_2_to_20_accepted(count, accepted):
 
 def test_rummy_warns_outside_two_to_six_players():
     rules = get_variant("rummy")
-    assert rules.warnings(6, rules.default_settings()) == []
-    assert rules.warnings(7, rules.default_settings()) != []
+    assert rules.display.warnings(6, rules.default_settings()) == []
+    assert rules.display.warnings(7, rules.default_settings()) != []
 
 
 # ------------------------------------------------------------- multiplayer rummy ---

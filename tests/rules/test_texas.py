@@ -186,8 +186,8 @@ def test_texas_two_player_pot_runs_dry_after_ten_dimes():
 def test_texas_setup_warns_that_a_two_player_pot_runs_dry():
     texas_rules = get_variant("texas")
     settings = texas_rules.default_settings()
-    assert any("runs dry" in w for w in texas_rules.warnings(2, settings))  # 100 < 110
-    assert not any("runs dry" in w for w in texas_rules.warnings(3, settings))  # 150 >= 110
+    assert any("runs dry" in w for w in texas_rules.display.warnings(2, settings))  # 100 < 110
+    assert not any("runs dry" in w for w in texas_rules.display.warnings(3, settings))  # 150 >= 110
 
 
 def test_texas_dime_only_while_the_pot_holds_a_full_per_round():

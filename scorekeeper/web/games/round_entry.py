@@ -247,7 +247,7 @@ class RoundEntry:
             editing=self.editing,
             variant=variant,
             next_round=upcoming,
-            banner=variant.banner(this, settings),
+            banner=variant.display.banner(this, settings),
             card_values=variant.card_values(self.number, settings),
             multiplier=variant.multiplier(self.number),
             max_hand_points=MAX_HAND_POINTS,
@@ -277,7 +277,7 @@ def _round_players(game: Game, s: Standings, number: int) -> list[RoundPlayer]:
                     if p.name in starts
                     else before.get(p.name, handicaps.get(p.name, 0))
                 ),
-                contract=variant.contract_choice(0)
+                contract=variant.display.contract_choice(0)
                 if "contracts" in variant.round_inputs
                 else None,
             )
@@ -289,7 +289,7 @@ def _round_players(game: Game, s: Standings, number: int) -> list[RoundPlayer]:
             p.name,
             p.seat,
             total_before=p.total,
-            contract=variant.contract_choice(p.contract or 0)
+            contract=variant.display.contract_choice(p.contract or 0)
             if "contracts" in variant.round_inputs
             else None,
         )

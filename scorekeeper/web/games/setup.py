@@ -43,7 +43,7 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
         form=form,
         variant=variant,
         advice=variant.deck_advice(players, defaults),
-        warnings=variant.warnings(players, defaults),
+        warnings=variant.display.warnings(players, defaults),
         from_game=source,
     ), 422 if form.all_errors else 200
 

@@ -233,12 +233,12 @@ class SheetView:
         self.word_labels = any(not label.isdigit() for label in self.labels)  # Texas: Threes
         self.leaders = set(s.groups[0]) if s.groups and s.rounds else set()
         self.next = s.upcoming(game.pending_joins)
-        self.banner = variant.banner(self.next, settings) if self.next else []
-        self.notes = variant.banner_notes(self.next, settings) if self.next else []
-        self.rules: list[Fact] = variant.table_rules(settings, len(s.players))
+        self.banner = variant.display.banner(self.next, settings) if self.next else []
+        self.notes = variant.display.banner_notes(self.next, settings) if self.next else []
+        self.rules: list[Fact] = variant.display.table_rules(settings, len(s.players))
         self.takes_joins = "joins" in variant.round_inputs and not s.finished
         self.join_terms = s.join_terms() if self.takes_joins else None
-        self.progress = {p.name: variant.progress(p) for p in s.players}
+        self.progress = {p.name: variant.display.progress(p) for p in s.players}
         # Each cell's marks, by (round, player): (kind, the symbol paper prints, the symbol
         # with its detail), the detail shown where there is room.
         self.marks = {
@@ -249,7 +249,7 @@ class SheetView:
             for name in r.totals
         }
         self.penalty = variant.low_is_good
-        used = legend(s.rounds, settings, went_out_note=variant.went_out_note(settings))
+        used = legend(s.rounds, settings, went_out_note=variant.display.went_out_note(settings))
         self.legend = used if s.rounds else []  # the marks in the grid, as on paper
         self.chart = game_chart(s, uid=chart_uid)  # running totals, drawn (reports/_chart.html)
 

@@ -13,16 +13,17 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .cards import JOKER, RANKS
-from .display import Column, Fact
-from .errors import RecordError
-from .record import Round
-from .settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec
-from .state import GameState, RoundResult
-from .variants import DeckAdvice, Variant, register
+from ..cards import JOKER, RANKS
+from ..display import Column, Fact, GameDisplay
+from ..errors import RecordError
+from ..record import Round
+from ..settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec
+from ..state import GameState, RoundResult
+from ..variant import DeckAdvice, Variant
 
 if TYPE_CHECKING:
-    from .replay import NextRound
+    from ..replay import NextRound
+
 
 #: Deal r's contract (RULES.md). A set is 3+ cards of one rank, a run 4+ in suit sequence.
 DEAL_CONTRACTS: tuple[str, ...] = (
@@ -45,6 +46,86 @@ SHORT_CONTRACTS: tuple[str, ...] = (
     "3 runs",
 )
 MAX_DEALS = len(DEAL_CONTRACTS)
+
+
+class ContractDisplay(GameDisplay["Contract"]):
+    round_head = "Deal"
+    wild_rule = "jokers"
+    setup_hint = (
+        "Everyone plays the same deal's contract; going out needs it laid down first. In the "
+        "last deal (three runs) you go out all at once, with no discard."
+    )
+    help_rules = (
+        "<strong>Contract Rummy</strong> plays the seven contracts of RULES.md in order, one "
+        "a deal, whatever each player laid down: two sets; a set and a run; two runs; three "
+        "sets; two sets and a run; a set and two runs; three runs (going out all at once, no "
+        "discard). Liverpool is the same game with six deals. A set is three or more cards of "
+        "one rank, a run four or more in suit sequence; jokers are wild.",
+        "<strong>Contract Rummy scoring:</strong> whoever goes out scores 0; every other hand "
+        "counts 2 to 9 at face value, tens and picture cards 10, aces and jokers as set (15 "
+        "and 25 by default). A deal nobody goes out of is allowed: every hand counts. The "
+        "lowest total after the last deal wins; a tie shares the place.",
+    )
+
+    # -- what the pages and printed sheets show -------------------------------------------
+    def play_rules(self, settings: Settings, players: int) -> list[Fact]:
+        deals = self.variant.deals(settings)
+        cards = " ".join(str(c) for c in settings.cards[:deals])
+        return [
+            Fact("Deals", f"{deals}, lowest total wins"),
+            Fact("Cards", f"{cards} (deal by deal)"),
+            Fact("Aces", f"count {settings.ace_points}"),
+            Fact("Jokers", f"wild, count {settings.joker_points}"),
+        ]
+
+    def banner(self, nr: NextRound, settings: Settings) -> list[str]:
+        return [
+            f"Deal {nr.number} of {self.variant.deals(settings)}",
+            self.variant.contract(nr.number),
+            f"{nr.cards_per_player} cards",
+        ]
+
+    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
+        notes = super().banner_notes(nr, settings)
+        if nr.number == MAX_DEALS:
+            notes.append("Go out all at once, with no discard.")
+        return notes
+
+    def sheet_columns(self, rounds: int) -> list[Column]:
+        return [Column("Deal", 5, "right"), Column("Contract", 11), Column("Cards", 6, "right")]
+
+    def sheet_labels(
+        self, number: int, players: int, settings: Settings, wild: str | None
+    ) -> tuple[str, ...]:
+        return (
+            str(number),
+            SHORT_CONTRACTS[min(number, MAX_DEALS) - 1],
+            str(self.variant.cards_per_player(number, players, settings)),
+        )
+
+    def blank_columns(self) -> list[Column]:
+        return [
+            Column("Deal", 4, "right", "num"),
+            Column("Contract", 19, "left", "text"),
+            Column("Cards", 5, "right", "num"),
+        ]
+
+    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
+        return [
+            (
+                str(n),
+                self.variant.contract(n),
+                str(self.variant.cards_per_player(n, players, settings)),
+            )
+            for n in range(1, self.variant.deals(settings) + 1)
+        ]
+
+    def blank_note(self, settings: Settings) -> str:
+        return (
+            "Whoever goes out scores 0; everyone else writes what is left in hand: 2 to 9 face "
+            f"value, 10 J Q K 10, aces {settings.ace_points}, jokers {settings.joker_points}. "
+            "Lowest total after the last deal wins."
+        )
 
 
 class Contract(Variant):
@@ -85,23 +166,6 @@ class Contract(Variant):
         "cards": (10, 10, 10, 10, 12, 12, 12),
     }
     card_codes = frozenset({*RANKS, JOKER})
-    round_head = "Deal"
-    wild_rule = "jokers"
-    setup_hint = (
-        "Everyone plays the same deal's contract; going out needs it laid down first. In the "
-        "last deal (three runs) you go out all at once, with no discard."
-    )
-    help_rules = (
-        "<strong>Contract Rummy</strong> plays the seven contracts of RULES.md in order, one "
-        "a deal, whatever each player laid down: two sets; a set and a run; two runs; three "
-        "sets; two sets and a run; a set and two runs; three runs (going out all at once, no "
-        "discard). Liverpool is the same game with six deals. A set is three or more cards of "
-        "one rank, a run four or more in suit sequence; jokers are wild.",
-        "<strong>Contract Rummy scoring:</strong> whoever goes out scores 0; every other hand "
-        "counts 2 to 9 at face value, tens and picture cards 10, aces and jokers as set (15 "
-        "and 25 by default). A deal nobody goes out of is allowed: every hand counts. The "
-        "lowest total after the last deal wins; a tie shares the place.",
-    )
 
     # -- settings ---------------------------------------------------------------------
     def check_settings(self, settings: Settings, raw: Mapping[str, Any]) -> None:
@@ -146,61 +210,4 @@ class Contract(Variant):
         if result.number >= self.deals(settings):
             self.finish(state)
 
-    # -- what the pages and printed sheets show -------------------------------------------
-    def play_rules(self, settings: Settings, players: int) -> list[Fact]:
-        deals = self.deals(settings)
-        cards = " ".join(str(c) for c in settings.cards[:deals])
-        return [
-            Fact("Deals", f"{deals}, lowest total wins"),
-            Fact("Cards", f"{cards} (deal by deal)"),
-            Fact("Aces", f"count {settings.ace_points}"),
-            Fact("Jokers", f"wild, count {settings.joker_points}"),
-        ]
-
-    def banner(self, nr: NextRound, settings: Settings) -> list[str]:
-        return [
-            f"Deal {nr.number} of {self.deals(settings)}",
-            self.contract(nr.number),
-            f"{nr.cards_per_player} cards",
-        ]
-
-    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
-        notes = super().banner_notes(nr, settings)
-        if nr.number == MAX_DEALS:
-            notes.append("Go out all at once, with no discard.")
-        return notes
-
-    def sheet_columns(self, rounds: int) -> list[Column]:
-        return [Column("Deal", 5, "right"), Column("Contract", 11), Column("Cards", 6, "right")]
-
-    def sheet_labels(
-        self, number: int, players: int, settings: Settings, wild: str | None
-    ) -> tuple[str, ...]:
-        return (
-            str(number),
-            SHORT_CONTRACTS[min(number, MAX_DEALS) - 1],
-            str(self.cards_per_player(number, players, settings)),
-        )
-
-    def blank_columns(self) -> list[Column]:
-        return [
-            Column("Deal", 4, "right", "num"),
-            Column("Contract", 19, "left", "text"),
-            Column("Cards", 5, "right", "num"),
-        ]
-
-    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
-        return [
-            (str(n), self.contract(n), str(self.cards_per_player(n, players, settings)))
-            for n in range(1, self.deals(settings) + 1)
-        ]
-
-    def blank_note(self, settings: Settings) -> str:
-        return (
-            "Whoever goes out scores 0; everyone else writes what is left in hand: 2 to 9 face "
-            f"value, 10 J Q K 10, aces {settings.ace_points}, jokers {settings.joker_points}. "
-            "Lowest total after the last deal wins."
-        )
-
-
-register(Contract())
+    display_class = ContractDisplay

@@ -1,0 +1,15 @@
+"""The games, one module each: the five of the source texts and Contract Rummy, registered
+here in the order they are shown."""
+
+from ..registry import register
+from .contract import Contract
+from .dummy import Dummy
+from .multiplayer import Multiplayer
+from .rummy import Rummy
+from .texas import Texas
+from .vegas import Vegas
+
+for game in (Vegas(), Texas(), Rummy(), Multiplayer(), Dummy(), Contract()):
+    register(game)
+
+__all__ = ["Contract", "Dummy", "Multiplayer", "Rummy", "Texas", "Vegas"]

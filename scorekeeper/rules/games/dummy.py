@@ -1,0 +1,163 @@
+"""Dummy Rummy (seed 004_d2a8c6177b3c0ece.txt): twelve contracts in order, each at the
+player's own pace; the game ends after someone completes the twelfth."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from ..cards import JOKER, RANKS
+from ..display import Column, GameDisplay
+from ..errors import RecordError
+from ..record import Round, name_key
+from ..settings import Settings
+from ..state import Event, GameState, RoundResult
+from ..variant import DeckAdvice, Groups, Variant, group_by
+
+if TYPE_CHECKING:
+    from ..replay import NextRound, PlayerStanding
+
+
+CONTRACTS: tuple[str, ...] = (
+    "two 3-of-a-kind",
+    "one 3-of-a-kind and one run of 4",
+    "two 4-of-a-kind",
+    "two runs of 4",
+    "one 4-of-a-kind and one run of 4",
+    "two 3-of-a-kind and one run of 4",
+    "one 3-of-a-kind and one run of 7",
+    "three 3-of-a-kind",
+    "two 5-of-a-kind",
+    "two runs of 5",
+    "one 8-of-a-kind",
+    "one run of 10",
+)
+ALL_CONTRACTS_DONE = len(CONTRACTS) + 1
+
+
+class DummyDisplay(GameDisplay["Dummy"]):
+    wild_rule = "twos and jokers"
+    setup_hint = (
+        "The game ends after the round in which someone lays down contract 12; among those, "
+        "the lowest total wins."
+    )
+    help_rules = (
+        "<strong>Dummy end:</strong> the game ends after the round in which someone lays down "
+        "contract 12; among those, the lowest total wins. Whoever goes out has laid down their "
+        "contract that round: the app ticks it for them.",
+    )
+
+    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
+        notes = super().banner_notes(nr, settings)
+        if nr.contracts:
+            on = ", ".join(f"{name} {c}" for name, c in nr.contracts.items())
+            notes.append(f"Contracts: {on}")
+        return notes
+
+    def contract_choice(self, contract: int) -> str | None:
+        if 1 <= contract <= len(CONTRACTS):
+            return f"Laid down contract {contract}: {CONTRACTS[contract - 1]}"
+        return "Laid down contract"
+
+    def standing_note(self, player: PlayerStanding) -> str:
+        if player.contract is None:
+            return super().standing_note(player)
+        if player.contract > len(CONTRACTS):
+            return "all twelve contracts laid"
+        return f"on contract {player.contract}"
+
+    def progress(self, player: PlayerStanding) -> str | None:
+        if player.contract is None:
+            return None
+        return f"C{player.contract}" if player.contract <= len(CONTRACTS) else "C✓"
+
+    def footers(
+        self, players: Sequence[PlayerStanding], rebuys: Mapping[str, int]
+    ) -> list[tuple[str, list[str]]]:
+        return [
+            (
+                "Contract",
+                [
+                    "done" if (p.contract or 0) > len(CONTRACTS) else str(p.contract)
+                    for p in players
+                ],
+            )
+        ]
+
+    def blank_columns(self) -> list[Column]:
+        return [Column("", 3, "right", "num"), Column("Contract", 21, "left", "text")]
+
+    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
+        return [(f"{i}", text) for i, text in enumerate(CONTRACTS, 1)]
+
+    def blank_note(self, settings: Settings) -> str:
+        return (
+            "Write each round's points in the row of the contract you tried, and tick it "
+            "when you lay it down. You may go out only once this round's contract is down."
+        )
+
+
+class Dummy(Variant):
+    name = "dummy"
+    title = "Dummy Rummy"
+    description = (
+        "Twelve contracts to lay down in order, each at your own pace; penalty "
+        "points for what is left. First through contract 12 with the lowest total wins."
+    )
+    players_advised = (2, 4)
+    card_codes = frozenset({*RANKS, JOKER})
+    round_inputs = frozenset({"contracts"})
+
+    def card_values(self, number: int, settings: Settings) -> dict[str, int]:
+        values = {r: 5 for r in ("3", "4", "5", "6", "7", "8", "9")}
+        values.update({"10": 10, "J": 10, "Q": 10, "K": 10, "A": 15, "2": 50, JOKER: 50})
+        return values
+
+    def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
+        return 13
+
+    def wild(self, number: int) -> list[str] | None:
+        return ["2", JOKER]
+
+    def deck_advice(self, players: int, settings: Settings) -> DeckAdvice:
+        return DeckAdvice(2, 4)
+
+    def start_round(self, state: GameState, rnd: Round, number: int, settings: Settings) -> None:
+        keys = {name_key(n) for n in rnd.contracts}
+        if rnd.went_out is not None and name_key(rnd.went_out) not in keys:
+            raise RecordError(
+                f"{rnd.went_out} went out, so {rnd.went_out} must have laid down the "
+                "contract this round: add them to contracts",
+                round=number,
+                player=rnd.went_out,
+                field="contracts",
+            )
+        for raw in rnd.contracts:
+            if state.player(raw) is None:
+                raise RecordError(
+                    f"{raw} laid down a contract but is not in the game",
+                    round=number,
+                    player=raw,
+                    field="contracts",
+                )
+
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
+        for raw in rnd.contracts:
+            p = state.player(raw)
+            assert p is not None
+            result.events.append(Event("contract", p.name, p.contract))
+            p.contract += 1
+        # RULES.md: the game ends after the round in which someone completes contract 12.
+        if any(p.contract == ALL_CONTRACTS_DONE for p in state.players):
+            self.finish(state)
+
+    def ranking(self, state: GameState) -> Groups:
+        # Finishers by total, then the others by contracts completed (more first), then total.
+        return group_by(
+            state.players,
+            lambda p: (p.contract != ALL_CONTRACTS_DONE, -p.contract, p.total),
+        )
+
+    display_class = DummyDisplay

@@ -1,0 +1,168 @@
+"""Texas Rummy (seed 001_2615b475cdca3eb3.txt): eleven rounds with a new wild rank each,
+the last three multiplied, and a dime from the pot for going out."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, ClassVar
+
+from ..cards import JOKER, RANK_NAMES, RANKS
+from ..display import Column, Fact, GameDisplay, pot_fact
+from ..money import format_money
+from ..record import Round
+from ..settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec
+from ..state import Event, GameState, PlayerState, RoundResult
+from ..variant import DeckAdvice, Variant, face_values
+
+if TYPE_CHECKING:
+    from ..replay import NextRound
+
+
+class TexasDisplay(GameDisplay["Texas"]):
+    wild_rule = (
+        "twos, jokers and the round's rank (Threes in round 1 ... Kings in round 11); the "
+        "round's rank counts 20 in hand"
+    )
+    round_head = "Wild"
+    setup_hint = (
+        "A dime is paid to whoever goes out only while the pot still holds a full one; the "
+        "lowest total after round 11 takes the rest."
+    )
+    help_rules = (
+        "<strong>Texas dimes</strong> are paid to whoever goes out only while the pot still "
+        "holds a full one. Round 11's dime is paid before the lowest total takes the rest; a "
+        "tie splits it.",
+    )
+
+    def table_rules(self, settings: Settings, players: int) -> list[Fact]:
+        cur = settings.currency
+        facts = [
+            Fact("Ante", format_money(settings.ante, cur)),
+            Fact("Going out", f"takes {format_money(settings.per_round, cur)} from the pot"),
+        ]
+        if settings.buy_in:
+            facts.append(Fact("Buy-in", format_money(settings.buy_in, cur)))
+        if tuple(settings.pot_split) == (100,):
+            facts.append(Fact("Pot", "after round 11 the rest goes to the lowest total"))
+        else:
+            facts.append(pot_fact(settings))
+        facts.append(Fact("Rounds", "11, ×2 in rounds 9 and 10, ×3 in round 11"))
+        return [*facts, self._deck(settings, players)]
+
+    def banner(self, nr: NextRound, settings: Settings) -> list[str]:
+        parts = [f"Round {nr.number}", f"{nr.label} wild", f"{nr.cards_per_player} cards"]
+        if nr.multiplier > 1:
+            parts.append(f"×{nr.multiplier}")
+        return parts
+
+    def went_out_note(self, settings: Settings) -> str:
+        if not settings.per_round:
+            return ""
+        return f" (takes {format_money(settings.per_round, settings.currency)} from the pot)"
+
+    def sheet_columns(self, rounds: int) -> list[Column]:
+        return [Column("Round", 7), Column("Cards", 6, "right"), Column("", 3, "center")]
+
+    def sheet_labels(
+        self, number: int, players: int, settings: Settings, wild: str | None
+    ) -> tuple[str, ...]:
+        m = self.variant.multiplier(number)
+        return (
+            self.variant.round_label(number),
+            str(self.variant.cards_per_player(number, players, settings)),
+            f"×{m}" if m > 1 else "",
+        )
+
+    def blank_columns(self) -> list[Column]:
+        return [
+            Column("Wild", 8, "left", "rank"),
+            Column("Cards", 5, "right", "num"),
+            Column("", 3, "center", "mult"),
+        ]
+
+    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
+        return [
+            self.sheet_labels(n, players, settings, None) for n in range(1, self.variant.ROUNDS + 1)
+        ]
+
+    def blank_note(self, settings: Settings) -> str:
+        return (
+            "Circle the score of whoever goes out: they take "
+            f"{format_money(settings.per_round, settings.currency)} from the pot while it "
+            "holds that much. In ×2 and ×3 rounds write the hand times the multiplier."
+        )
+
+    def warnings(self, players: int, settings: Settings) -> list[str]:
+        notes = super().warnings(players, settings)
+        antes = players * settings.ante
+        dimes = self.variant.ROUNDS * settings.per_round
+        if settings.per_round and antes < dimes:
+            rounds_paid = antes // settings.per_round
+            notes.append(
+                f"The pot holds {antes} cents of antes but 11 rounds would pay out {dimes}: "
+                f"it runs dry after {rounds_paid} dimes, and the winner may get nothing."
+            )
+        return notes
+
+
+class Texas(Variant):
+    name = "texas"
+    title = "Texas Rummy"
+    description = (
+        "11 rounds of 3 to 13 cards, a new wild rank each round, the last three "
+        "rounds doubled and tripled. Low total wins; going out earns a dime."
+    )
+    players_advised = (2, 10)
+    settings_specs: ClassVar[tuple[SettingSpec, ...]] = (
+        SettingSpec("ante", "Ante", "money", "Paid by each player at the start."),
+        SettingSpec("per_round", "Per round", "money", "Paid from the pot to whoever goes out."),
+        BUY_IN,
+        POT_SPLIT,
+        CURRENCY,
+    )
+    card_codes = frozenset({*RANKS, JOKER})
+    ROUNDS = 11
+
+    def wild_rank(self, number: int) -> str:
+        return RANKS[number + 1]  # round 1: threes ... round 11: kings
+
+    def card_values(self, number: int, settings: Settings) -> dict[str, int]:
+        values = face_values(20)
+        values.update({"2": 20, JOKER: 50})
+        if 1 <= number <= self.ROUNDS:
+            values[self.wild_rank(number)] = 20
+        return values
+
+    def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
+        return number + 2
+
+    def wild(self, number: int) -> list[str] | None:
+        return ["2", JOKER, self.wild_rank(number)]
+
+    def multiplier(self, number: int) -> int:
+        return {9: 2, 10: 2, 11: 3}.get(number, 1)
+
+    def round_label(self, number: int) -> str:
+        return RANK_NAMES[self.wild_rank(number)] if 1 <= number <= self.ROUNDS else str(number)
+
+    def deck_advice(self, players: int, settings: Settings) -> DeckAdvice:
+        # RULES.md: 2 players one deck, 3-6 two, 7-10 three (two jokers a deck); beyond
+        # ten, keep the same cards per player: three decks for every ten players.
+        decks = 1 if players <= 2 else 2 if players <= 6 else max(3, math.ceil(players * 3 / 10))
+        return DeckAdvice(decks, 2 * decks)
+
+    def pay_at_start(self, state: GameState, player: PlayerState, settings: Settings) -> None:
+        super().pay_at_start(state, player, settings)
+        state.pay_in(player.name, settings.ante, "ante", 0)
+
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
+        # RULES.md: the dime is paid only while the pot still holds a full per_round.
+        if result.went_out and settings.per_round and state.pot_cents >= settings.per_round:
+            state.pay_out(result.went_out, settings.per_round, "per_round", result.number)
+            result.events.append(Event("dime", result.went_out, None, settings.per_round))
+        if result.number == self.ROUNDS:
+            self.finish(state)
+
+    display_class = TexasDisplay

@@ -1,0 +1,280 @@
+"""Vegas Rummy (seed 000_08c591a177e6cf10.txt): penalty points, expiries and re-buys,
+late joiners, and the flipped wild card."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..cards import JOKER, RANKS, WILD, describe_flipped_card
+from ..display import ChartLine, Column, Fact, GameDisplay, pot_fact
+from ..errors import RecordError
+from ..money import format_money
+from ..record import MAX_PLAYERS, Round, clean_name, name_key
+from ..settings import BUY_IN, CURRENCY, MAX_POINTS, POT_SPLIT, Settings, SettingSpec
+from ..state import Event, GameState, PlayerState, RoundResult
+from ..variant import DeckAdvice, Groups, Variant, face_values, group_by, join_terms
+
+if TYPE_CHECKING:
+    from ..replay import NextRound, PlayerStanding
+
+
+class VegasDisplay(GameDisplay["Vegas"]):
+    wild_rule = (
+        "the card flipped after the deal, every copy of it (a joker flipped: only jokers); "
+        "it counts 25 in hand"
+    )
+    card_hint = "K 7 W — W is the flipped wild card"
+    setup_hint = (
+        'Re-buy is the default when someone expires; you choose "drop" for them when it '
+        "happens. A late joiner pays the buy-in times the most expiries of anyone still in "
+        "(at least one buy-in) and starts at that player's total."
+    )
+    help_rules = (
+        "<strong>Vegas re-buy</strong> is the default when someone expires; you mark a drop "
+        "explicitly. Everyone who expires in the same round resets to the same total: the "
+        "highest total among those still in who did not expire.",
+        "<strong>Vegas final round:</strong> the win check comes first. When only one player "
+        "is left under the max, the game is over: nobody re-buys or drops that round, and the "
+        "others are ranked by their final totals.",
+        "<strong>Vegas late join:</strong> a newcomer pays the buy-in times the most expiries "
+        "of anyone still in, but at least one buy-in, and starts at that player's total (with "
+        "no expiries yet: the highest total). A dropped player who comes back pays again as a "
+        "newcomer; what they paid before stays in the pot. A newcomer takes the seat after the "
+        "last; a returning player keeps their seat.",
+        "<strong>Vegas flipped card:</strong> only the flipped card itself is wild (every copy "
+        "of it when several decks are used); write it as <code>W</code> in a counted hand. "
+        "Other cards of the same rank count their face value.",
+        "<strong>Vegas ranking:</strong> the winner, then the players still in by total, then "
+        "dropped players (who are not paid), the latest to drop first.",
+    )
+
+    def table_rules(self, settings: Settings, players: int) -> list[Fact]:
+        cur = settings.currency
+        money = settings.buy_in > 0
+        facts = [Fact("Max score", str(settings.max_score))]
+        if money:
+            facts.append(Fact("Buy-in", format_money(settings.buy_in, cur)))
+            facts.append(pot_fact(settings))
+        if money and settings.second_runner_up_buy_in:
+            facts.append(Fact("3rd place", "gets a buy-in out of 2nd's share"))
+        facts.append(Fact("Cards", f"{settings.cards_per_player} each"))
+        if settings.ace_points != 1:
+            facts.append(Fact("Aces", f"count {settings.ace_points}"))
+        rebuy = "back to the highest total still under the max"
+        if money:
+            rebuy = f"{format_money(settings.buy_in, cur)}, {rebuy}"
+        facts.append(Fact("Re-buy", rebuy))
+        solidarity = (
+            "wild cards stay in melds"
+            if settings.meld_solidarity
+            else "wild cards may be swapped out of melds"
+        )
+        strictness = (
+            "one wild card per meld" if settings.meld_strictness else "any number of wild cards"
+        )
+        facts.append(Fact("Melds", f"{solidarity}; {strictness}"))
+        return [*facts, self._deck(settings, players)]
+
+    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
+        return ["Flip a card after the deal: it is wild this round."]
+
+    def chart_lines(self, settings: Settings) -> list[ChartLine]:
+        return [ChartLine("Max score", settings.max_score)]
+
+    def footers(
+        self, players: Sequence[PlayerStanding], rebuys: Mapping[str, int]
+    ) -> list[tuple[str, list[str]]]:
+        if not any(rebuys.values()):
+            return []
+        return [("Re-buys", [str(rebuys.get(p.name, 0)) for p in players])]
+
+    def sheet_columns(self, rounds: int) -> list[Column]:
+        return [*super().sheet_columns(rounds), Column("Wild", 6, "center")]
+
+    def sheet_labels(
+        self, number: int, players: int, settings: Settings, wild: str | None
+    ) -> tuple[str, ...]:
+        return (str(number), describe_flipped_card(wild) if wild else "")
+
+    def blank_columns(self) -> list[Column]:
+        return [*super().blank_columns(), Column("Wild", 5, "center", "box")]
+
+    def blank_note(self, settings: Settings) -> str:
+        rebuy = (
+            f"re-buy for {format_money(settings.buy_in, settings.currency)}"
+            if settings.buy_in
+            else "re-buy"
+        )
+        return (
+            f"At {settings.max_score} or more you expire: {rebuy} (back to the highest "
+            "total still under the max) or drop out. Write each round's score small "
+            "beside the running total, and the flipped wild card in its box."
+        )
+
+    def blank_footers(self) -> list[str]:
+        return ["Total", "Re-buys"]
+
+
+class Vegas(Variant):
+    name = "vegas"
+    title = "Vegas Rummy"
+    description = (
+        "Penalty points, low is good. Reach the max score and you expire: "
+        "re-buy to stay in. Last one under the max wins the pot."
+    )
+    settings_specs: ClassVar[tuple[SettingSpec, ...]] = (
+        BUY_IN,
+        SettingSpec("max_score", "Max score", "whole", low=1, high=MAX_POINTS),
+        SettingSpec("cards_per_player", "Cards per player", "whole", low=1, high=20),
+        SettingSpec("ace_points", "Aces count", "choice", choices=(1, 11, 13)),
+        POT_SPLIT,
+        SettingSpec(
+            "second_runner_up_buy_in", "Third place gets one buy-in from the runner-up", "flag"
+        ),
+        SettingSpec("meld_solidarity", "Meld solidarity (wild cards stay in melds)", "flag"),
+        SettingSpec("meld_strictness", "Meld strictness (one wild card per meld)", "flag"),
+        CURRENCY,
+    )
+    defaults: ClassVar[Mapping[str, Any]] = {"pot_split": (70, 30)}
+    nobody_out_allowed = False
+    card_codes = frozenset({*RANKS, JOKER, WILD})
+    takes_handicaps = True
+    round_inputs = frozenset({"flipped_card", "joins"})
+
+    def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:
+        if handicap >= settings.max_score:
+            raise RecordError(
+                f"{name}'s handicap of {handicap} must be below the max score "
+                f"({settings.max_score})",
+                player=name,
+            )
+
+    def card_values(self, number: int, settings: Settings) -> dict[str, int]:
+        values = face_values(settings.ace_points)
+        values.update({JOKER: 25, WILD: 25})
+        return values
+
+    def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
+        return settings.cards_per_player
+
+    def deck_advice(self, players: int, settings: Settings) -> DeckAdvice:
+        # RULES.md: ceil((5 + m) * n / 54); two jokers in each deck.
+        decks = max(1, math.ceil((5 + settings.cards_per_player) * players / 54))
+        return DeckAdvice(decks, 2 * decks)
+
+    def runner_up_to_third_cents(self, settings: Settings) -> int:
+        return settings.buy_in if settings.second_runner_up_buy_in else 0
+
+    def start_round(self, state: GameState, rnd: Round, number: int, settings: Settings) -> None:
+        if not rnd.joins:
+            return
+        fee, start_total = join_terms(
+            [(p.expiries, p.total) for p in state.active], settings.buy_in
+        )
+        for raw in rnd.joins:
+            name = clean_name(raw, what="a name in joins")
+            player = state.player(name)
+            if player is None:
+                if len(state.players) >= MAX_PLAYERS:
+                    raise RecordError(
+                        f"{name} cannot join: a game takes at most {MAX_PLAYERS} players",
+                        round=number,
+                        player=name,
+                    )
+                player = PlayerState(
+                    name, seat=len(state.players), total=0, scores=[None] * (number - 1)
+                )
+                state.players.append(player)
+            elif player.in_contention:
+                raise RecordError(
+                    f"{player.name} cannot join: {player.name} is already in the game",
+                    round=number,
+                    player=player.name,
+                    field="joins",
+                )
+            player.in_contention = True
+            player.dropped_round = None
+            player.expiries = 0
+            player.total = start_total
+            player.joined_round = number
+            state.pay_in(player.name, fee, "join", number)
+            state.pending_events.append(Event("join", player.name, start_total, -fee))
+
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
+        number = result.number
+        active = state.active
+        below = [p for p in active if p.total < settings.max_score]
+        expired = [p for p in active if p.total >= settings.max_score]
+        drops = {name_key(n): n for n in rnd.drops}
+        for p in expired:
+            result.events.append(Event("expire", p.name, p.total))
+        if len(below) == 1:
+            # RULES.md: the win check comes first; who expires in the final round does not
+            # re-buy and is ranked by the final total.
+            if drops:
+                raise RecordError(
+                    f"the game ended this round ({below[0].name} won), so nobody drops",
+                    round=number,
+                    player=next(iter(drops.values())),
+                    field="drops",
+                )
+            state.finished = True
+            state.winners = [below[0].name]
+            return
+        expired_keys = {name_key(p.name) for p in expired}
+        for key, raw in drops.items():
+            dropping = state.player(raw)
+            if dropping is None or key not in expired_keys:
+                who = dropping.name if dropping else raw
+                why = (
+                    f"{who} is not in the game"
+                    if dropping is None or not dropping.in_contention
+                    else f"{who} did not expire this round ({dropping.total} points, max "
+                    f"{settings.max_score})"
+                )
+                raise RecordError(
+                    f"{who} cannot drop: {why}; only a player who expires can drop",
+                    round=number,
+                    player=who,
+                    field="drops",
+                )
+        # All who expire in one round reset to the same value, computed before any reset.
+        reset_to = max(p.total for p in below)
+        for p in expired:
+            if name_key(p.name) in drops:
+                p.in_contention = False
+                p.dropped_round = number
+                result.events.append(Event("drop", p.name, p.total))
+            else:
+                p.expiries += 1
+                p.total = reset_to
+                state.pay_in(p.name, settings.buy_in, "rebuy", number)
+                result.events.append(Event("rebuy", p.name, reset_to, -settings.buy_in))
+        if len(state.active) == 1:
+            state.finished = True
+            state.winners = [state.active[0].name]
+
+    def ranking(self, state: GameState) -> Groups:
+        winners = [p for p in state.players if p.name in state.winners]
+        rest = [p for p in state.active if p.name not in state.winners]
+        dropped = [p for p in state.players if not p.in_contention]
+        # The winner, then players in contention by total, then dropped players (the later
+        # they dropped the better, then by total): RULES.md ranks dropped players last.
+        return (
+            (group_by(winners, lambda p: 0) if winners else [])
+            + group_by(rest, lambda p: p.total)
+            + group_by(dropped, lambda p: (-(p.dropped_round or 0), p.total))
+        )
+
+    def payout_groups(self, state: GameState, groups: Groups) -> Groups:
+        active = {p.name for p in state.active}
+        return [g for g in groups if g[0] in active]
+
+    def finish(self, state: GameState) -> None:  # pragma: no cover - Vegas ends itself
+        raise AssertionError("Vegas decides its own end in end_round")
+
+    display_class = VegasDisplay

@@ -1,0 +1,194 @@
+"""What every game is to the engine: the hook interface of the replay, and what most games
+share.
+
+A game declares its defaults, card values, deal, wild cards, multipliers and money rules,
+and takes part in the replay through a few hooks (``start_round``, ``score`` and
+``end_round``). Each rule cites RULES.md, which settles the source texts' ambiguities.
+What the layers above show of a game (its table rules, banner, sheet columns, help text)
+is its :class:`~scorekeeper.rules.display.GameDisplay`, ``variant.display``: no layer above
+``rules/`` compares a game's name. A new game is one module in ``games/`` with a
+:class:`Variant` subclass, its display and a call to :func:`~.registry.register`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from .cards import RANKS
+from .errors import RecordError
+from .record import MAX_PLAYERS, Round
+from .settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec, parse_settings
+from .state import GameState, PlayerState, RoundResult
+
+if TYPE_CHECKING:
+    from .display import GameDisplay
+
+Groups = list[list[str]]
+
+#: What a round of a game asks besides who went out and the hands: the flipped wild card
+#: (Vegas), going rummy (Multiplayer), who laid down their contract (Dummy), late joiners
+#: and drops (Vegas).
+RoundInput = Literal["flipped_card", "going_rummy", "contracts", "joins"]
+
+
+def join_terms(in_contention: Iterable[tuple[int, int]], buy_in_cents: int) -> tuple[int, int]:
+    """Vegas late join: what a newcomer pays (minor units) and the total they start at,
+    from the (expiries, total) of the players in contention.
+
+    RULES.md: the reference player is the one in contention with the most expiries (a
+    tie: the highest total among them; nobody expired: the highest total of all); the
+    newcomer pays ``buy_in * max(1, E)``, E being that player's expiries, and starts at
+    that player's total.
+    """
+    players = list(in_contention)
+    most = max(expiries for expiries, _ in players)
+    start = max(total for expiries, total in players if expiries == most)
+    return buy_in_cents * max(1, most), start
+
+
+@dataclass(frozen=True, slots=True)
+class DeckAdvice:
+    decks: int
+    jokers: int
+
+    def __str__(self) -> str:
+        decks = "1 deck" if self.decks == 1 else f"{self.decks} decks"
+        if not self.jokers:
+            return f"{decks}, no jokers"
+        return f"{decks} with {self.jokers} joker{'s' if self.jokers != 1 else ''}"
+
+
+def face_values(ace: int) -> dict[str, int]:
+    """2 to 10 at face value, picture cards 10, the ace as given."""
+    values = {r: int(r) for r in RANKS if r.isdigit()}
+    values.update({"A": ace, "J": 10, "Q": 10, "K": 10})
+    return values
+
+
+def group_by(players: list[PlayerState], key: Any) -> Groups:
+    """Players sorted by ``key`` (seat breaks ties), equal keys sharing a group."""
+    groups: Groups = []
+    last: object = object()
+    for p in sorted(players, key=lambda p: (key(p), p.seat)):
+        k = key(p)
+        if groups and k == last:
+            groups[-1].append(p.name)
+        else:
+            groups.append([p.name])
+        last = k
+    return groups
+
+
+class Variant:
+    """The hook interface; the base class holds what most games share."""
+
+    #: What the pages and printed sheets show of the game (``variant.display``).
+    display_class: ClassVar[type[GameDisplay[Any]]]
+
+    def __init__(self) -> None:
+        self.display = self.display_class(self)
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    description: ClassVar[str]
+    players_advised: ClassVar[tuple[int, int]] = (2, MAX_PLAYERS)
+    #: The game's settings in the order a keeper sets them (the new-game form's order).
+    settings_specs: ClassVar[tuple[SettingSpec, ...]] = (BUY_IN, POT_SPLIT, CURRENCY)
+    defaults: ClassVar[Mapping[str, Any]] = {}
+    low_is_good: ClassVar[bool] = True
+    nobody_out_allowed: ClassVar[bool] = True
+    card_codes: ClassVar[frozenset[str]] = frozenset(RANKS)
+    # What the pages and printed sheets show of the game (see the module's docstring).
+    takes_handicaps: ClassVar[bool] = False
+    round_inputs: ClassVar[frozenset[RoundInput]] = frozenset()
+
+    # -- settings -------------------------------------------------------------------
+    @property
+    def setting_keys(self) -> frozenset[str]:
+        return frozenset(s.key for s in self.settings_specs)
+
+    @property
+    def form_settings(self) -> tuple[SettingSpec, ...]:
+        """The settings a keeper chooses on the new-game form, in order."""
+        return tuple(s for s in self.settings_specs if s.on_form)
+
+    def parse_settings(self, raw: Any) -> Settings:
+        settings = parse_settings(
+            raw, variant=self.name, specs=self.settings_specs, defaults=self.defaults
+        )
+        self.check_settings(settings, raw or {})
+        return settings
+
+    def check_settings(self, settings: Settings, raw: Mapping[str, Any]) -> None:
+        """Checks across settings (one value against another)."""
+
+    def json_keys(self, settings: Settings) -> frozenset[str]:
+        """The settings a record of this game writes out."""
+        return self.setting_keys
+
+    def default_settings(self) -> Settings:
+        return self.parse_settings({})
+
+    def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:
+        if handicap > 10_000:
+            raise RecordError(f"{name}'s handicap of {handicap} is too large", player=name)
+
+    # -- the deal -----------------------------------------------------------------------
+    def card_values(self, number: int, settings: Settings) -> dict[str, int]:
+        return face_values(1)
+
+    def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
+        raise NotImplementedError
+
+    def wild(self, number: int) -> list[str] | None:
+        return None
+
+    def multiplier(self, number: int) -> int:
+        return 1
+
+    def deck_advice(self, players: int, settings: Settings) -> DeckAdvice:
+        return DeckAdvice(1, 0)
+
+    def round_label(self, number: int) -> str:
+        return str(number)
+
+    # -- money ------------------------------------------------------------------------
+    def pay_at_start(self, state: GameState, player: PlayerState, settings: Settings) -> None:
+        state.pay_in(player.name, settings.buy_in, "buy_in", 0)
+
+    def payout_groups(self, state: GameState, groups: Groups) -> Groups:
+        """The ranking of the players who share the pot (everyone, unless a variant says)."""
+        return groups
+
+    def runner_up_to_third_cents(self, settings: Settings) -> int:
+        return 0
+
+    # -- the replay's hooks ----------------------------------------------------------------
+    def start_round(self, state: GameState, rnd: Round, number: int, settings: Settings) -> None:
+        """Before the round is scored (Vegas: joins)."""
+
+    def score(
+        self, went_out: str | None, hands: Mapping[str, int], rnd: Round, number: int
+    ) -> dict[str, int]:
+        """Penalty scoring: every hand counts against its holder (times the multiplier)."""
+        m = self.multiplier(number)
+        scores = {name: value * m for name, value in hands.items()}
+        if went_out is not None:
+            scores[went_out] = 0
+        return scores
+
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
+        """After the round's scores are added: expiries, contracts, money, the end."""
+
+    def ranking(self, state: GameState) -> Groups:
+        if self.low_is_good:
+            return group_by(state.players, lambda p: p.total)
+        return group_by(state.players, lambda p: -p.total)
+
+    def finish(self, state: GameState) -> None:
+        state.finished = True
+        state.winners = self.ranking(state)[0]
