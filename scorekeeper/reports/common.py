@@ -2,9 +2,9 @@
 rules and the legend, money in words, and a game's pot.
 
 Everything here is plain data (frozen dataclasses, formatted strings) worked out from the
-rules engine's results; the facts about each game come from its variant's declarations
-(each game's ``rules/games/`` module), so nothing here asks which game it is. No Jinja, no WeasyPrint,
-no database.
+rules engine's results; the facts about each game come from its display (each game's
+``rules/games/`` module), so nothing here asks which game it is. No Jinja, no
+WeasyPrint, no database.
 """
 
 from __future__ import annotations

@@ -153,7 +153,8 @@ def game_sheet_context(
 
     # The label columns: the round and its particulars (from the variant), the dealer.
     dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
-    columns = [LabelColumn(c.head, c.width, c.align) for c in variant.display.sheet_columns(len(grid))]
+    own_columns = variant.display.sheet_columns(len(grid))
+    columns = [LabelColumn(c.head, c.width, c.align) for c in own_columns]
     columns.append(LabelColumn("Deals", dealer_ch))
     label_ch = sum(c.width_ch for c in columns)
 
