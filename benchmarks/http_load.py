@@ -16,7 +16,7 @@ load generator (``wrk`` when installed, else a threaded Python client; the same 
 every server) then drives, for a fixed duration each:
 
 1. **sheet**: GET the score sheet of a Vegas game of 10 players x 60 rounds (re-buys, a
-   drop and a re-join: ``scorekeeper.reports.samples.long_vegas``), logged in;
+   drop and a re-join: ``tests.samples.long_vegas``), logged in;
 2. **post**: POST a round to a Vegas game of 10 players (imported with 60 rounds, max
    score 100000 so nobody expires); each connection posts to a game of its own, each
    request with a fresh submission id and the version the previous 302 implies; each
@@ -372,7 +372,7 @@ def pdf_route() -> str | None:
 
 
 def prepare(port: int, connections: int, repeats: int) -> Fixture:
-    from scorekeeper.reports.samples import long_vegas
+    from tests.samples import long_vegas
 
     c = Client(port)
     email = f"bench-{uuid.uuid4().hex[:8]}@example.com"

@@ -17,24 +17,29 @@ the ratio largest / baseline. Figures and the machine go in benchmarks/README.md
 
 from __future__ import annotations
 
-import argparse
-import json
-import platform
-import random
-import tempfile
-import time
-from collections.abc import Callable
+import sys
 from pathlib import Path
-from typing import Any
 
-from flask_migrate import upgrade
+# The checkout's own scorekeeper (and tests.samples) come first.
+sys.path[:] = [str(Path(__file__).resolve().parent.parent), *sys.path]
 
-from scorekeeper import create_app, services
-from scorekeeper.reports.files import PDF_CACHE
-from scorekeeper.reports.samples import long_vegas
-from scorekeeper.rules.record import MAX_PLAYERS
-from scorekeeper.rules.settings import MAX_ROUNDS
-from scorekeeper.web.games.sheet import SHEET_CACHE
+import argparse  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import random  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from typing import Any  # noqa: E402
+
+from flask_migrate import upgrade  # noqa: E402
+
+from scorekeeper import create_app, services  # noqa: E402
+from scorekeeper.reports.files import PDF_CACHE  # noqa: E402
+from scorekeeper.rules.record import MAX_PLAYERS  # noqa: E402
+from scorekeeper.rules.settings import MAX_ROUNDS  # noqa: E402
+from scorekeeper.web.games.sheet import SHEET_CACHE  # noqa: E402
+from tests.samples import long_vegas  # noqa: E402
 
 MIGRATIONS = str(Path(__file__).resolve().parent.parent / "scorekeeper" / "migrations")
 

@@ -16,24 +16,29 @@ the table, to show where the time goes (see benchmarks/README.md, "PDF sheet").
 
 from __future__ import annotations
 
-import argparse
-import html
-import os
-import platform
-import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import Callable
-from datetime import date
+from pathlib import Path
 
-from weasyprint import HTML
+# The checkout's own scorekeeper (and tests.samples) come first.
+sys.path[:] = [str(Path(__file__).resolve().parent.parent), *sys.path]
 
-from scorekeeper.reports import game_sheet_pdf
-from scorekeeper.reports.filled import game_sheet_context
-from scorekeeper.reports.samples import long_vegas
-from scorekeeper.rules import Standings, load_game
-from scorekeeper.rules.cards import describe_flipped_card
+import argparse  # noqa: E402
+import html  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from datetime import date  # noqa: E402
+
+from weasyprint import HTML  # noqa: E402
+
+from scorekeeper.reports import game_sheet_pdf  # noqa: E402
+from scorekeeper.reports.filled import game_sheet_context  # noqa: E402
+from scorekeeper.rules import Standings, load_game  # noqa: E402
+from scorekeeper.rules.cards import describe_flipped_card  # noqa: E402
+from tests.samples import long_vegas  # noqa: E402
 
 Cell = tuple[str, str, str]  # marks, round score, total; all empty when not in the game
 

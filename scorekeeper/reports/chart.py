@@ -185,49 +185,63 @@ def spread(wanted: Sequence[float], gap: float, low: float, high: float) -> list
     return out
 
 
-def game_chart(s: Standings, *, uid: str = "chart") -> Chart | None:
-    """The chart of a game's running totals, or None before the first round."""
-    if not s.rounds:
-        return None
-    n = len(s.rounds)
-    stretches = player_totals(s)
-    lines = s.variant.display.chart_lines(s.record.settings)
-    values = [v for parts in stretches.values() for part in parts for _, v in part]
-    values += [line.value for line in lines]
-    values.append(0)  # the axis starts at 0 (or below, with negative totals)
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """Where values land: rounds across from ``left`` to ``right``, totals from ``lo`` at
+    the ``bottom`` to ``hi`` at the ``top``."""
+
+    rounds: int
+    lo: int
+    hi: int
+    step: int
+    left: float
+    right: float
+    top: float
+    bottom: float
+
+    def x(self, r: int) -> float:
+        return round(self.left + (self.right - self.left) * r / self.rounds, 1)
+
+    def y(self, v: int) -> float:
+        return round(
+            self.bottom - (self.bottom - self.top) * (v - self.lo) / (self.hi - self.lo), 1
+        )
+
+
+def _frame(values: list[int], rounds: int, label_width: float, players: int) -> _Frame:
+    """The axes: a nice step over the values (0 included), room for the tick labels on
+    the left and the players' labels on the right, a row of height per player."""
+    values = [*values, 0]  # the axis starts at 0 (or below, with negative totals)
     step = nice_step(max(values) - min(values))
     lo = math.floor(min(values) / step) * step
     hi = math.ceil(max(values) / step) * step
     if hi == lo:
         hi = lo + step
-
     y_labels = [str(v) for v in range(lo, hi + 1, step)]
     left = 6 + max(len(t) for t in y_labels) * TICK_FONT * CHAR_WIDTH
+    plot_height = max(MIN_PLOT_HEIGHT, LABEL_GAP * players)
+    return _Frame(rounds, lo, hi, step, left, WIDTH - 8 - label_width, TOP, TOP + plot_height)
+
+
+def game_chart(s: Standings, *, uid: str = "chart") -> Chart | None:
+    """The chart of a game's running totals, or None before the first round."""
+    if not s.rounds:
+        return None
+    stretches = player_totals(s)
+    lines = s.variant.display.chart_lines(s.record.settings)
     names = [p.name for p in s.players]
     finals = {name: parts[-1][-1][1] for name, parts in stretches.items() if parts}
     label_text = {name: f"{_cut(name)} {finals[name]}" for name in finals}
     label_width = max(len(t) for t in label_text.values()) * LABEL_FONT * CHAR_WIDTH
-    right = WIDTH - 8 - label_width
-    plot_height = max(MIN_PLOT_HEIGHT, LABEL_GAP * len(names))
-    top, bottom = TOP, TOP + plot_height
-    height = math.ceil(bottom + BOTTOM_MARGIN)
-
-    def x(r: int) -> float:
-        return round(left + (right - left) * r / n, 1)
-
-    def y(v: int) -> float:
-        return round(bottom - (bottom - top) * (v - lo) / (hi - lo), 1)
-
-    x_step = nice_step(n, 6)
-    x_ticks = tuple(Tick(x(r), str(r)) for r in range(0, n + 1, x_step))
-    y_ticks = tuple(Tick(y(v), str(v)) for v in range(lo, hi + 1, step))
+    values = [v for parts in stretches.values() for part in parts for _, v in part]
+    f = _frame([*values, *(line.value for line in lines)], len(s.rounds), label_width, len(names))
     leaders = set(s.groups[0]) if s.groups else set()
     notes = _notes(s, leaders)
     label_ys = spread(
-        [y(finals[name]) + LABEL_FONT * 0.35 for name in names],
+        [f.y(finals[name]) + LABEL_FONT * 0.35 for name in names],
         LABEL_GAP,
-        top + LABEL_FONT * 0.35,
-        bottom + LABEL_FONT * 0.35,
+        f.top + LABEL_FONT * 0.35,
+        f.bottom + LABEL_FONT * 0.35,
     )
     series = []
     for i, name in enumerate(names):
@@ -241,7 +255,7 @@ def game_chart(s: Standings, *, uid: str = "chart") -> Chart | None:
                 dash=DASHES[(i // len(PALETTE)) % len(DASHES)],
                 totals=tuple(point for part in parts for point in part),
                 segments=tuple(
-                    " ".join(f"{_fmt(x(r))},{_fmt(y(v))}" for r, v in part)
+                    " ".join(f"{_fmt(f.x(r))},{_fmt(f.y(v))}" for r, v in part)
                     for part in parts
                     if part
                 ),
@@ -252,18 +266,18 @@ def game_chart(s: Standings, *, uid: str = "chart") -> Chart | None:
                 note=notes[name],
             )
         )
-    rules = tuple(Rule(line.label, line.value, y(line.value)) for line in lines)
+    rules = tuple(Rule(line.label, line.value, f.y(line.value)) for line in lines)
     return Chart(
         uid=uid,
         width=WIDTH,
-        height=height,
-        left=round(left, 1),
-        right=round(right, 1),
-        top=top,
-        bottom=bottom,
-        rounds=n,
-        x_ticks=x_ticks,
-        y_ticks=y_ticks,
+        height=math.ceil(f.bottom + BOTTOM_MARGIN),
+        left=round(f.left, 1),
+        right=round(f.right, 1),
+        top=f.top,
+        bottom=f.bottom,
+        rounds=f.rounds,
+        x_ticks=tuple(Tick(f.x(r), str(r)) for r in range(0, f.rounds + 1, nice_step(f.rounds, 6))),
+        y_ticks=tuple(Tick(f.y(v), str(v)) for v in range(f.lo, f.hi + 1, f.step)),
         series=tuple(series),
         lines=rules,
         title="Score chart: running totals by round",

@@ -115,19 +115,16 @@ def _resolved(rnd: RoundResult, player: str) -> bool:
     return any(e.kind in {"rebuy", "drop"} for e in events)
 
 
-def game_sheet_context(
-    standings: Standings, *, title: str, night_name: str | None, date: str | None, paper: str
-) -> GameSheet:
-    check_paper(paper)
-    variant = standings.variant
-    record = standings.record
-    names = tuple(p.name for p in standings.players)
-    penalty = variant.low_is_good
+Cell = tuple[str, str, str] | None  # (marks, score, total) of a player in a round
 
-    # Each player's cell of each round: (marks, score, total); None when not in the game.
-    grid: list[list[tuple[str, str, str] | None]] = []
+
+def _grid(standings: Standings, names: tuple[str, ...]) -> list[list[Cell]]:
+    """Each player's cell of each round: (marks, score, total); None when not in the game."""
+    settings = standings.record.settings
+    penalty = standings.variant.low_is_good
+    grid: list[list[Cell]] = []
     for rnd in standings.rounds:
-        cells: list[tuple[str, str, str] | None] = []
+        cells: list[Cell] = []
         for name in names:
             total = rnd.totals.get(name)
             if total is None:
@@ -136,58 +133,82 @@ def game_sheet_context(
             score = rnd.scores.get(name, 0)
             went_out = rnd.went_out == name
             shown = "" if score == 0 and (went_out or not penalty) else f"+{score}"
-            marks = "".join(m.symbol for m in cell_marks(rnd, name, record.settings.currency))
+            marks = "".join(m.symbol for m in cell_marks(rnd, name, settings.currency))
             cells.append((marks, shown.translate(_SUPERSCRIPT), str(total)))
         grid.append(cells)
+    return grid
 
-    handicaps = {p.name: p.handicap for p in record.players}
+
+def _footers(standings: Standings, names: tuple[str, ...]) -> list[tuple[str, list[str]]]:
+    """The rows under the grid: totals, places, and the game's own (re-buys, contracts)."""
     rebuys = dict.fromkeys(names, 0)
     for e in standings.pot.entries:
         if e.kind == "rebuy":
             rebuys[e.player] += 1
-    footers: list[tuple[str, list[str]]] = [
+    return [
         ("Total", [str(p.total) for p in standings.players]),
         ("Place", [_place(standings, p.name) for p in standings.players]),
-        *variant.display.footers(standings.players, rebuys),
+        *standings.variant.display.footers(standings.players, rebuys),
     ]
 
-    # The label columns: the round and its particulars (from the variant), the dealer.
-    dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
-    own_columns = variant.display.sheet_columns(len(grid))
-    columns = [LabelColumn(c.head, c.width, c.align) for c in own_columns]
-    columns.append(LabelColumn("Deals", dealer_ch))
-    label_ch = sum(c.width_ch for c in columns)
 
-    cells_all = [c for row in grid for c in row if c is not None]
-    mark_w = max([1, *(len(c[0]) for c in cells_all)])
-    score_w = max([2, *(len(c[1]) for c in cells_all)])
-    total_w = max(
-        [
-            3,
-            *(len(c[2]) for c in cells_all),
-            *(len(x) for _, v in footers for x in v),
-            *(len(str(h)) for h in handicaps.values()),
-        ]
-    )
-    player_ch = mark_w + score_w + 1 + total_w + 1
-    # Few players: wider columns (and a larger font, see fit_page) fill the page better.
-    roomy_ch = int(Page(check_paper(paper)).width_pt / (LARGEST_FONT_PT * MONO_ADVANCE_EM))
-    widened = (roomy_ch - label_ch) // max(1, len(names))
-    player_ch = max(player_ch, min(WIDEST_PLAYER_CH, widened))
-    mark_w = player_ch - (score_w + 1 + total_w + 1)
+@dataclass
+class _Layout:
+    """The monospaced widths of the printed grid, in characters, and its lines as text."""
 
-    def cell(c: tuple[str, str, str] | None) -> str:
+    columns: list[LabelColumn]  # the round and its particulars, then the dealer
+    label_ch: int
+    mark_w: int
+    score_w: int
+    total_w: int
+    player_ch: int
+
+    @classmethod
+    def fit(
+        cls,
+        standings: Standings,
+        grid: list[list[Cell]],
+        footers: list[tuple[str, list[str]]],
+        handicaps: dict[str, int],
+        paper: str,
+    ) -> _Layout:
+        names = [p.name for p in standings.players]
+        dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
+        own_columns = standings.variant.display.sheet_columns(len(grid))
+        columns = [LabelColumn(c.head, c.width, c.align) for c in own_columns]
+        columns.append(LabelColumn("Deals", dealer_ch))
+        label_ch = sum(c.width_ch for c in columns)
+        cells = [c for row in grid for c in row if c is not None]
+        mark_w = max([1, *(len(c[0]) for c in cells)])
+        score_w = max([2, *(len(c[1]) for c in cells)])
+        total_w = max(
+            [
+                3,
+                *(len(c[2]) for c in cells),
+                *(len(x) for _, v in footers for x in v),
+                *(len(str(h)) for h in handicaps.values()),
+            ]
+        )
+        player_ch = mark_w + score_w + 1 + total_w + 1
+        # Few players: wider columns (and a larger font, see fit_page) fill the page better.
+        roomy_ch = int(Page(check_paper(paper)).width_pt / (LARGEST_FONT_PT * MONO_ADVANCE_EM))
+        widened = (roomy_ch - label_ch) // max(1, len(names))
+        player_ch = max(player_ch, min(WIDEST_PLAYER_CH, widened))
+        mark_w = player_ch - (score_w + 1 + total_w + 1)
+        return cls(columns, label_ch, mark_w, score_w, total_w, player_ch)
+
+    def cell(self, c: Cell) -> str:
         if c is None:
-            return f"{'·':>{player_ch - 1}} "
+            return f"{'·':>{self.player_ch - 1}} "
         marks, score, total = c
-        return f"{marks + score:>{mark_w + score_w}} {total:>{total_w}} "
+        return f"{marks + score:>{self.mark_w + self.score_w}} {total:>{self.total_w}} "
 
-    def plain(values: Iterable[str]) -> str:
-        return "".join(f"{v:>{player_ch - 1}} " for v in values)
+    def plain(self, values: Iterable[str]) -> str:
+        return "".join(f"{v:>{self.player_ch - 1}} " for v in values)
 
-    def label_text(values: Sequence[str]) -> str:
+    def labels(self, values: Sequence[str]) -> str:
         out = []
-        for column, value in zip(columns, values, strict=True):
+        for column, value in zip(self.columns, values, strict=True):
             w = column.width_ch
             if len(value) > w - 1:
                 value = value[: w - 2] + "…"
@@ -200,35 +221,57 @@ def game_sheet_context(
             )
         return "".join(out)
 
+    def labelled(self, label: str, values: Iterable[str]) -> str:
+        return f"{label:<{self.label_ch}}" + self.plain(values)
+
+
+def _rows(
+    standings: Standings,
+    grid: list[list[Cell]],
+    footers: list[tuple[str, list[str]]],
+    handicaps: dict[str, int],
+    layout: _Layout,
+) -> list[SheetRow]:
+    """The printed grid, line by line: handicaps, rounds, the next round, the footers."""
+    settings = standings.record.settings
+    players = len(standings.players)
+
     def labels(number: int, dealer: str, wild: str | None) -> str:
-        own = variant.display.sheet_labels(number, len(names), record.settings, wild)
-        return label_text((*own, dealer))
+        own = standings.variant.display.sheet_labels(number, players, settings, wild)
+        return layout.labels((*own, dealer))
 
     rows: list[SheetRow] = []
     if any(handicaps.values()):
-        start = [str(handicaps[n]) if n in handicaps else "" for n in names]
-        rows.append(SheetRow(f"{'Start':<{label_ch}}" + plain(start), "start"))
-    for rnd, cells_ in zip(standings.rounds, grid, strict=True):
+        start = [str(handicaps.get(p.name, "")) for p in standings.players]
+        rows.append(SheetRow(layout.labelled("Start", start), "start"))
+    for rnd, cells in zip(standings.rounds, grid, strict=True):
         rule = rnd.number % 5 == 0 and rnd.number != len(grid)
-        text = labels(rnd.number, rnd.dealer, rnd.wild) + "".join(cell(c) for c in cells_)
+        text = labels(rnd.number, rnd.dealer, rnd.wild) + "".join(layout.cell(c) for c in cells)
         rows.append(SheetRow(text, "round", rule))
     nxt = standings.next_round
     if nxt is not None:
-        rows.append(
-            SheetRow(
-                labels(nxt.number, nxt.dealer, None) + f" next round: {nxt.starts} starts",
-                "next",
-            )
-        )
+        text = labels(nxt.number, nxt.dealer, None) + f" next round: {nxt.starts} starts"
+        rows.append(SheetRow(text, "next"))
     for i, (label, values) in enumerate(footers):
-        rows.append(
-            SheetRow(f"{label:<{label_ch}}" + plain(values), "total" if i == 0 else "footer")
-        )
+        rows.append(SheetRow(layout.labelled(label, values), "total" if i == 0 else "footer"))
+    return rows
 
-    width_ch = label_ch + player_ch * len(names)
-    page = fit_page(check_paper(paper), width_ch)
+
+def game_sheet_context(
+    standings: Standings, *, title: str, night_name: str | None, date: str | None, paper: str
+) -> GameSheet:
+    """Everything the filled sheet prints: the heading, the grid as monospaced lines fitted
+    to the paper, the ranking, the events in words, the pot and the chart."""
+    check_paper(paper)
+    record = standings.record
+    names = tuple(p.name for p in standings.players)
+    handicaps = {p.name: p.handicap for p in record.players}
+    grid = _grid(standings, names)
+    footers = _footers(standings, names)
+    layout = _Layout.fit(standings, grid, footers, handicaps, paper)
+    width_ch = layout.label_ch + layout.player_ch * len(names)
     heading = make_heading(
-        variant,
+        standings.variant,
         record.settings,
         len(record.players),
         title=title,
@@ -239,14 +282,14 @@ def game_sheet_context(
     pot = pot_summary(standings)
     return GameSheet(
         heading=heading,
-        page=page,
+        page=fit_page(check_paper(paper), width_ch),
         status=_status(standings),
         finished=standings.finished,
         players=names,
-        label_columns=tuple(columns),
-        player_ch=player_ch,
+        label_columns=tuple(layout.columns),
+        player_ch=layout.player_ch,
         width_ch=width_ch,
-        rows=tuple(rows),
+        rows=tuple(_rows(standings, grid, footers, handicaps, layout)),
         winners=standings.winners,
         ranking=tuple(_ranking(standings, pot)),
         events=tuple(_event_notes(standings)),

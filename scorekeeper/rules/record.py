@@ -11,13 +11,16 @@ import functools
 import json
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from .cards import MAX_CARDS_IN_HAND, normalise_code, parse_flipped_card
 from .errors import NotJson, RecordError
 from .registry import VARIANTS, get_variant
 from .settings import MAX_POINTS, MAX_ROUNDS, Settings
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 GAME_FORMAT = "scorekeeper-game/1"
 MIN_PLAYERS = 2
@@ -224,7 +227,6 @@ class GameRecord:
     players: tuple[PlayerSpec, ...]
     first_dealer: str
     rounds: tuple[Round, ...] = ()
-    explicit_settings: frozenset[str] = field(default_factory=frozenset, compare=False)
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
@@ -264,6 +266,8 @@ class GameRecord:
 
 
 def parse_game(data: Any) -> GameRecord:
+    """A decoded JSON game record, checked in the order a person reads it: the format,
+    the game and its settings, the players, the first dealer, the rounds."""
     if not isinstance(data, Mapping):
         raise RecordError("a game record must be a JSON object")
     fmt = data.get("format", GAME_FORMAT)
@@ -287,8 +291,20 @@ def parse_game(data: Any) -> GameRecord:
             "settings must be an object of setting names and values", field="settings"
         )
     settings = variant.parse_settings(raw_settings)
+    players = _parse_players(data.get("players"), variant, settings)
+    return GameRecord(
+        variant=variant_name,
+        settings=settings,
+        players=players,
+        first_dealer=_parse_first_dealer(data.get("first_dealer"), players),
+        rounds=_parse_rounds(data.get("rounds", []), variant),
+    )
 
-    raw_players = data.get("players")
+
+def _parse_players(
+    raw_players: Any, variant: Variant, settings: Settings
+) -> tuple[PlayerSpec, ...]:
+    """The players in seat order: names (or ``{"name", "handicap"}``), unique by name key."""
     if not isinstance(raw_players, list):
         raise RecordError("players must be a list of names in seat order", field="players")
     if len(raw_players) < MIN_PLAYERS:
@@ -327,33 +343,29 @@ def parse_game(data: Any) -> GameRecord:
             )
         variant.check_handicap(name, handicap, settings)
         players.append(PlayerSpec(name, handicap))
+    return tuple(players)
 
-    first_dealer = data.get("first_dealer")
+
+def _parse_first_dealer(first_dealer: Any, players: tuple[PlayerSpec, ...]) -> str:
+    """The first dealer (default: the first player), as the players spell them."""
     if first_dealer is None:
-        first_dealer = players[0].name
-    else:
-        if not isinstance(first_dealer, str) or name_key(first_dealer) not in seen:
-            raise RecordError(
-                f"first_dealer {first_dealer!r} is not one of the players", field="first_dealer"
-            )
-        first_dealer = seen[name_key(first_dealer)]
+        return players[0].name
+    seen = {name_key(p.name): p.name for p in players}
+    if not isinstance(first_dealer, str) or name_key(first_dealer) not in seen:
+        raise RecordError(
+            f"first_dealer {first_dealer!r} is not one of the players", field="first_dealer"
+        )
+    return seen[name_key(first_dealer)]
 
-    raw_rounds = data.get("rounds", [])
+
+def _parse_rounds(raw_rounds: Any, variant: Variant) -> tuple[Round, ...]:
     if not isinstance(raw_rounds, list):
         raise RecordError("rounds must be a list", field="rounds")
     if len(raw_rounds) > MAX_ROUNDS:
         raise RecordError(f"a game holds at most {MAX_ROUNDS} rounds (got {len(raw_rounds)})")
-    rounds = tuple(
-        parse_round(raw, number=i, variant=variant_name, card_codes=variant.card_codes)
+    return tuple(
+        parse_round(raw, number=i, variant=variant.name, card_codes=variant.card_codes)
         for i, raw in enumerate(raw_rounds, 1)
-    )
-    return GameRecord(
-        variant=variant_name,
-        settings=settings,
-        players=tuple(players),
-        first_dealer=first_dealer,
-        rounds=rounds,
-        explicit_settings=frozenset(raw_settings),
     )
 
 

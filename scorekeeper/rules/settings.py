@@ -129,8 +129,6 @@ POT_SPLIT = SettingSpec(
     "Percentages for 1st, 2nd, ... adding to 100, e.g. 70/30.",
 )
 CURRENCY = SettingSpec("currency", "Currency", "code", on_form=False)
-COMMON_SPECS = (BUY_IN, POT_SPLIT, CURRENCY)
-COMMON_KEYS = frozenset(s.key for s in COMMON_SPECS)
 
 
 def _whole(key: str, value: Any, *, low: int, high: int) -> int:

@@ -23,10 +23,6 @@ class PlayerState:
     joined_round: int = 0  # 0: from the start
     dropped_round: int | None = None
 
-    @property
-    def contracts_done(self) -> int:
-        return self.contract - 1
-
 
 @dataclass(frozen=True, slots=True)
 class Event:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.reports import samples
 from scorekeeper.rules import Standings, load_game
+from tests import samples
 
 
 @pytest.fixture

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.reports import night_summary_context, night_summary_text, samples
+from scorekeeper.reports import night_summary_context, night_summary_text
 from scorekeeper.reports.blank import blank_sheet_context
 from scorekeeper.reports.common import card_values_text, fit_page, settings_facts
 from scorekeeper.reports.filled import game_sheet_context
 from scorekeeper.rules import RecordError, Standings, get_variant, load_game, parse_night, settle
+from tests import samples
 
 VARIANTS = ["vegas", "texas", "rummy", "multiplayer", "dummy"]
 

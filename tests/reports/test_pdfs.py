@@ -12,10 +12,10 @@ from scorekeeper.reports import (
     blank_sheet_pdf,
     game_sheet_pdf,
     night_summary_pdf,
-    samples,
 )
 from scorekeeper.reports.pdf import STATIC, html_to_pdf
 from scorekeeper.rules import CONTRACTS, Standings, load_game, parse_night
+from tests import samples
 
 from .pdftools import PAGE_SIZES, fonts_of, page_count, page_size, squash, text_of
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..rules import CONTRACTS, load_game
+from scorekeeper.rules import CONTRACTS, load_game
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lu")
 WILDS = ("7C", "QH", "3S", "JK", "10D", "AS", "9H", "KC")
