@@ -16,11 +16,11 @@ from scorekeeper.reports import (
     cached_pdf,
     pdf_cache_key,
     pdf_filename,
-    samples,
     slugify,
     template_version,
 )
 from scorekeeper.reports.files import PdfCache
+from tests import samples
 
 from .pdftools import PAGE_SIZES, page_size, squash, text_of
 
