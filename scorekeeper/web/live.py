@@ -230,19 +230,13 @@ def _keeper_page(
     )
 
 
-def _game_actions(game_id: int) -> dict[str, str]:
+def _actions(kind: str, **target: int) -> dict[str, str]:
     return {
-        "open": url_for("live.game_link", game_id=game_id),
-        "renew": url_for("live.renew_game", game_id=game_id),
-        "off": url_for("live.off_game", game_id=game_id),
-    }
-
-
-def _night_actions(night_id: int) -> dict[str, str]:
-    return {
-        "open": url_for("live.night_link", night_id=night_id),
-        "renew": url_for("live.renew_night", night_id=night_id),
-        "off": url_for("live.off_night", night_id=night_id),
+        "open": url_for(f"live.{kind}_link", **target),
+        **{
+            change: url_for(f"live.change_{kind}_link", change=change, **target)
+            for change in CHANGES
+        },
     }
 
 
@@ -253,13 +247,13 @@ def game_link(game_id: int) -> str | Response:
     make one; a POST ("Show players") makes the link, or finds the one in force."""
     game: Game = game_or_404(game_id)
     if request.method == "POST":
-        return _changed("", live.open_link, {"game_id": game.id})
+        return _changed("open", {"game_id": game.id})
     return _keeper_page(
         link=live.link_in_force(game_id=game.id),
         title=game.title,
         subject="this game",
         back=url_for("games.sheet", game_id=game.id),
-        actions=_game_actions(game.id),
+        actions=_actions("game", game_id=game.id),
     )
 
 
@@ -269,19 +263,27 @@ def night_link(night_id: int) -> str | Response:
     """The same for a night (its games and the running settlement)."""
     night: Night = night_or_404(night_id)
     if request.method == "POST":
-        return _changed("", live.open_link, {"night_id": night.id})
+        return _changed("open", {"night_id": night.id})
     return _keeper_page(
         link=live.link_in_force(night_id=night.id),
         title=night.name,
         subject="this night",
         back=url_for("nights.show", night_id=night.id),
-        actions=_night_actions(night.id),
+        actions=_actions("night", night_id=night.id),
     )
 
 
-def _changed(what: str, done: Any, target: dict[str, int]) -> Response:
+#: What the keeper may do to a link in force: what it does, and what the keeper is told.
+CHANGES: dict[str, tuple[Any, str]] = {
+    "renew": (live.renew, "A new link: the old one shows nothing any more."),
+    "off": (live.turn_off, "The live view is off: its link shows nothing."),
+}
+
+
+def _changed(change: str, target: dict[str, int]) -> Response:
     """Run a change of a link (CSRF checked by CSRFProtect before the view) and show the
-    keeper's page again."""
+    keeper's page again: open (make the link, or find the one in force), renew, off."""
+    done, what = CHANGES.get(change, (live.open_link, ""))
     try:
         done(**target)
     except services.Conflict:
@@ -293,41 +295,13 @@ def _changed(what: str, done: Any, target: dict[str, int]) -> Response:
     return redirect(url_for(page, **target))
 
 
-@bp.post("/games/<id:game_id>/live/renew")
+@bp.post("/games/<id:game_id>/live/<any(renew, off):change>")
 @login_required
-def renew_game(game_id: int) -> Response:
-    return _changed(
-        "A new link: the old one shows nothing any more.",
-        live.renew,
-        {"game_id": game_or_404(game_id).id},
-    )
+def change_game_link(game_id: int, change: str) -> Response:
+    return _changed(change, {"game_id": game_or_404(game_id).id})
 
 
-@bp.post("/games/<id:game_id>/live/off")
+@bp.post("/nights/<id:night_id>/live/<any(renew, off):change>")
 @login_required
-def off_game(game_id: int) -> Response:
-    return _changed(
-        "The live view is off: its link shows nothing.",
-        live.turn_off,
-        {"game_id": game_or_404(game_id).id},
-    )
-
-
-@bp.post("/nights/<id:night_id>/live/renew")
-@login_required
-def renew_night(night_id: int) -> Response:
-    return _changed(
-        "A new link: the old one shows nothing any more.",
-        live.renew,
-        {"night_id": night_or_404(night_id).id},
-    )
-
-
-@bp.post("/nights/<id:night_id>/live/off")
-@login_required
-def off_night(night_id: int) -> Response:
-    return _changed(
-        "The live view is off: its link shows nothing.",
-        live.turn_off,
-        {"night_id": night_or_404(night_id).id},
-    )
+def change_night_link(night_id: int, change: str) -> Response:
+    return _changed(change, {"night_id": night_or_404(night_id).id})
