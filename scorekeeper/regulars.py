@@ -341,7 +341,10 @@ def merges_of(owner_id: int) -> list[RegularMerge]:
 @transaction
 def set_handles(regular: Regular, handles: Sequence[tuple[str, str]]) -> None:
     """Replace the regular's payment handles (kind, handle), in the order given; raises
-    Refused naming the bad one, changing nothing."""
+    Refused naming the bad one, changing nothing. Under the keeper's lock: the same form
+    sent twice at once stores the handles once."""
+    lock_keeper(regular.owner_id)
+    regular = _fresh(regular.id) or regular
     cleaned = []
     for i, (kind, raw) in enumerate(handles, 1):
         if not (raw or "").strip():

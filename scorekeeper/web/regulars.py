@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flask import (
     Blueprint,
     abort,
@@ -19,13 +21,12 @@ from werkzeug.wrappers import Response
 from .. import regulars as directory
 from .. import stats
 from ..extensions import db
-from ..forms import checked_whole
+from ..forms import HandlesForm, MergeForm, RegularForm, RenameForm, checked_whole
 from ..models import Regular, RegularMerge
-from ..payments import KINDS
 from ..reports import spreadsheets
 from ..rules import format_money
 from ..services import AlreadyCreated
-from .changes import attempt, one_time_id, whole
+from .changes import attempt
 
 bp = Blueprint("regulars", __name__, url_prefix="/regulars")
 
@@ -54,25 +55,35 @@ def regular_or_404(regular_id: int) -> Regular:
 def index() -> str:
     sort = request.args.get("sort", "net")
     table = sorted(stats.all_stats(current_user.id).values(), key=SORTS.get(sort, SORTS["net"]))
+    merge = MergeForm()
+    merge.setup(_named(table))
     return render_template(
         "regulars/index.html",
         table=table,
         sort=sort,
         form=FlaskForm(),
+        add_form=RegularForm(),
+        merge_form=merge,
         nets=nets_text,
         merges=directory.merges_of(current_user.id),
     )
 
 
+def _named(table: Iterable[stats.RegularStats]) -> list[tuple[int, str]]:
+    return sorted(((s.regular.id, s.regular.name) for s in table), key=lambda r: r[1].casefold())
+
+
 @bp.post("")
 @login_required
 def add() -> Response:
+    form = RegularForm()
+    if not form.validate_on_submit():
+        flash("Give the regular's name (at most 40 characters).", "error")
+        return redirect(url_for("regulars.index"))
     try:
         _, regular = attempt(
             lambda: directory.add_regular(
-                current_user,
-                request.form.get("name", "")[:200],
-                submission=one_time_id(),
+                current_user, form.name.data, submission=form.submission.data
             ),
             lambda r: f"{r.name} added to your regulars.",
         )
@@ -87,7 +98,12 @@ def add() -> Response:
 @bp.post("/merge")
 @login_required
 def merge() -> Response:
-    keep, gone = (regular_or_404(whole(k)) for k in ("keep", "gone"))
+    form = MergeForm()
+    form.setup(_named(stats.all_stats(current_user.id).values()))
+    if not form.validate_on_submit():
+        flash("Choose two of your regulars from the lists.", "error")
+        return redirect(url_for("regulars.index"))
+    keep, gone = (regular_or_404(int(f.data)) for f in (form.keep, form.gone))
     merged, _ = attempt(
         lambda: directory.merge_regulars(keep, gone, user=current_user),
         lambda _: f"{gone.name} merged into {keep.name}.",
@@ -125,8 +141,9 @@ def show(regular_id: int) -> str:
         vs=vs,
         h2h=stats.head_to_head(mine, vs) if vs and vs is not mine else None,
         chart=stats.money_chart(mine.running()),
-        kinds=KINDS,
         form=FlaskForm(),
+        rename_form=RenameForm(name=regular.name),
+        handles_form=_handles_form(regular),
         money=format_money,
         nets=nets_text,
     )
@@ -136,8 +153,12 @@ def show(regular_id: int) -> str:
 @login_required
 def rename(regular_id: int) -> Response:
     regular = regular_or_404(regular_id)
+    form = RenameForm()
+    if not form.validate_on_submit():
+        flash("Give the new name (at most 40 characters).", "error")
+        return redirect(url_for("regulars.show", regular_id=regular_id))
     attempt(
-        lambda: directory.rename_regular(regular, request.form.get("name", "")[:200]),
+        lambda: directory.rename_regular(regular, form.name.data),
         lambda _: "Renamed: games keep the names they were played with.",
     )
     return redirect(url_for("regulars.show", regular_id=regular_id))
@@ -147,10 +168,18 @@ def rename(regular_id: int) -> Response:
 @login_required
 def handles(regular_id: int) -> Response:
     regular = regular_or_404(regular_id)
-    pairs = list(zip(request.form.getlist("kind"), request.form.getlist("handle"), strict=False))
-    given = [(k, h[:200]) for k, h in pairs[: directory.MAX_HANDLES + 2]]
-    attempt(lambda: directory.set_handles(regular, given), lambda _: "Ways to pay saved.")
+    form = HandlesForm()
+    if not form.validate_on_submit():
+        flash("Choose how to pay from the list, and at most 200 characters each.", "error")
+        return redirect(url_for("regulars.show", regular_id=regular_id))
+    attempt(lambda: directory.set_handles(regular, form.pairs()), lambda _: "Ways to pay saved.")
     return redirect(url_for("regulars.show", regular_id=regular_id))
+
+
+def _handles_form(regular: Regular) -> HandlesForm:
+    """The regular's ways to pay, and two empty rows to add one."""
+    rows = [{"kind": h.kind, "handle": h.value} for h in regular.handles]
+    return HandlesForm(formdata=None, data={"handles": [*rows, {}, {}]})
 
 
 @bp.get("/<id:regular_id>/history.csv")

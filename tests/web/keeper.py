@@ -331,3 +331,12 @@ def forms_of(html: str) -> list[Form]:
             if control.tag == "textarea" and control.value.startswith("\n"):
                 control.value = control.value[1:]  # HTML drops a textarea's first newline
     return parser.forms
+
+
+def handle_rows(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """A regular's ways to pay as the form posts them: ``handles-0-kind`` ..."""
+    out: dict[str, str] = {}
+    for i, (kind, handle) in enumerate(pairs):
+        out[f"handles-{i}-kind"] = kind
+        out[f"handles-{i}-handle"] = handle
+    return out

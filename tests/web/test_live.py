@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import LiveLink
-from tests.web.keeper import Keeper, inputs, text_of
+from tests.web.keeper import Keeper, handle_rows, inputs, text_of
 from tests.web.test_queries import counting
 
 NOT_FOUND = "There is nothing here, or it is not yours to see."
@@ -258,7 +258,7 @@ def set_handle(keeper: Keeper, name: str, kind: str, handle: str) -> None:
     rid = regular_id(keeper.client, name)
     r = keeper.post_form(
         f"/regulars/{rid}",
-        {"kind": [kind, ""], "handle": [handle, ""]},
+        handle_rows([(kind, handle), ("text", "")]),
         action=f"/regulars/{rid}/handles",
     )
     assert r.status_code == 302

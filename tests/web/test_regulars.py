@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.web.checks import snapshot
-from tests.web.keeper import Keeper, inputs, text_of
+from tests.web.keeper import Keeper, handle_rows, inputs, text_of
 from tests.web.test_settle_up import regular_ids
 
 
@@ -73,10 +73,10 @@ def test_ways_to_pay_are_checked_and_named(keeper, client):
     keeper.night(["Ann", "Bob"])
     ids = regular_ids(client)
     url = f"/regulars/{ids['Ann']}/handles"
-    page = post(keeper, url, {"kind": ["paypal", "venmo"], "handle": ["ann.pays!", ""]})
+    page = post(keeper, url, handle_rows([("paypal", "ann.pays!"), ("venmo", "")]))
     assert "payment handle 1: a PayPal.me name is letters and digits" in page
     iban = "DE89 3704 0044 0532 0130 00"
-    page = post(keeper, url, {"kind": ["paypal", "iban"], "handle": ["annpays", iban]})
+    page = post(keeper, url, handle_rows([("paypal", "annpays"), ("iban", iban)]))
     assert "Ways to pay saved" in page
     html = client.get(f"/regulars/{ids['Ann']}").get_data(as_text=True)
     assert re.search(r'value="annpays"', html)
@@ -132,6 +132,6 @@ def test_a_hostile_or_malformed_handle_is_refused_and_nothing_saved(
     keeper.night(["Ann", "Bob"])
     ids = regular_ids(client)
     before = snapshot(app)
-    page = post(keeper, f"/regulars/{ids['Ann']}/handles", {"kind": [kind], "handle": [handle]})
+    page = post(keeper, f"/regulars/{ids['Ann']}/handles", handle_rows([(kind, handle)]))
     assert "payment handle 1: " in page and message in page, page
     assert snapshot(app) == before

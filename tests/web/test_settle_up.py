@@ -22,7 +22,7 @@ import pytest
 
 from scorekeeper.rules import load_game, settle
 from scorekeeper.rules.record import GameRecord
-from tests.web.keeper import Form, Keeper, forms_of, inputs, text_of
+from tests.web.keeper import Form, Keeper, forms_of, handle_rows, inputs, text_of
 from tests.web.test_games import play_texas
 
 
@@ -475,7 +475,8 @@ def test_a_handle_whose_service_cannot_take_the_currency_is_shown_to_copy(keeper
         for f in forms_of(client.get(f"/regulars/{ids['Ann']}").get_data(as_text=True))
         if f.action.endswith("/handles")
     )
-    r = client.post(form.action, data={**form.values(), "kind": "venmo", "handle": "ann-venmo"})
+    rows = handle_rows([("venmo", "ann-venmo")])
+    r = client.post(form.action, data={**form.values(), **rows})
     assert r.status_code == 302
     page = payout(client, night)
     assert "No way to pay" not in page
