@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, NoReturn, ParamSpec, TypeVar, overload
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached, selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -122,6 +122,28 @@ def _recorded(game_id: int, submission: str | None) -> bool | int | None:
         )
     ).first()
     return False if row is None else row.round_number
+
+
+def version_after(game_id: int, submission: str) -> int | None:
+    """The game's version as the change sent with ``submission`` left it, or None when
+    that is not known: the submission recorded nothing, or another change to the game's
+    record came after it. Every change to a record writes its Edit in the commit that
+    counts the version up, after taking the game's row lock, so "its Edit is the game's
+    latest" means "nothing changed the record since" (deleting and restoring the night
+    count the version up and leave the record as it was). A phone that queued rounds
+    offline sends the next one against this version: it goes on top of exactly the
+    round before it, never on top of a change from another phone. One statement, so one
+    snapshot."""
+    mine = select(Edit.id).where(Edit.game_id == game_id, Edit.submission == submission)
+    latest = select(func.max(Edit.id)).where(Edit.game_id == game_id)
+    row = db.session.execute(
+        select(Game.version, mine.scalar_subquery(), latest.scalar_subquery()).where(
+            Game.id == game_id
+        )
+    ).first()
+    if row is None or row[1] is None or row[1] != row[2]:
+        return None
+    return int(row[0])
 
 
 # About 16 bytes of replay per byte of the record's JSON (tests/rules/test_cache.py): the

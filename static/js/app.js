@@ -169,9 +169,10 @@
       else input.blur();
     });
     markOut();
-    form.addEventListener("submit", function () {
+    form.addEventListener("submit", function (e) {
       var button = form.querySelector("button[type=submit]");
-      if (button) { setTimeout(function () { button.disabled = true; }, 0); }
+      // Not when the form was kept (offline.js: no connection, the round stays in it).
+      if (button) { setTimeout(function () { button.disabled = !e.defaultPrevented; }, 0); }
     });
   }
 

@@ -31,6 +31,7 @@ from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_cents, name_key
 from ...rules.cards import MAX_CARDS_IN_HAND, parse_flipped_card
 from ...rules.record import MAX_HAND_POINTS
+from .. import offline
 from .blueprint import bp, game_or_404, with_stamp
 from .sheet import render_sheet
 
@@ -56,6 +57,7 @@ class RoundEntry:
     values: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     expiries: list[dict[str, Any]] = field(default_factory=list)
+    queued: bool = False  # sent from the phone's queue: answered in JSON (web/offline.py)
 
     @classmethod
     def open(cls, game: Game, s: Standings, number: int | None) -> RoundEntry:
@@ -224,7 +226,9 @@ class RoundEntry:
         return key if key in shown else "general"
 
     # -- the page -----------------------------------------------------------------------
-    def render(self, form: VersionedForm, status: int = 200) -> tuple[str, int]:
+    def render(self, form: VersionedForm, status: int = 200) -> tuple[str | Response, int]:
+        if self.queued:
+            return offline.not_saved(self, status)
         s, variant = self.s, self.s.variant
         settings = s.record.settings
         upcoming = None if self.editing else s.upcoming(self.game.pending_joins)
@@ -345,15 +349,21 @@ def edit_round(game_id: int, number: int) -> Response | tuple[str, int]:
     return _round_view(game_id, number)
 
 
-def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
+def _round_view(game_id: int, number: int | None) -> Any:
     # The login, the owner and the game's version came in one query (``with_stamp``);
     # the standings of that version are usually kept by it, and then no round is loaded.
     game = game_or_404(game_id, eager=False)
     s = services.standings_at(game, g.stamp)[0] if g.stamp else services.standings_for(game)
+    # A new round the phone queued offline and sends now: the same checks, answered in
+    # JSON (what became of it, and the version the next queued round goes on top of).
+    queued = number is None and request.method == "POST" and offline.wants_json()
     if number is None and s.finished:
+        if queued:
+            return offline.refused("This game is over: no more rounds.")
         flash("This game is over: no more rounds.", "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     entry = RoundEntry.open(game, s, number)
+    entry.queued = queued
     form = VersionedForm()
     if not form.is_submitted():  # GET and HEAD
         form.version.data, form.submission.data = str(game.version), new_submission()
@@ -378,6 +388,10 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
             user=current_user,
         )
     except services.Duplicate as dup:
+        if queued:
+            return offline.saved(
+                game_id, form.submission.data, dup.round_number or entry.number, duplicate=True
+            )
         flash(
             f"Round {dup.round_number or entry.number} was already saved (sent twice): it is "
             "recorded once.",
@@ -385,10 +399,12 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
         )
         return redirect(url_for("games.sheet", game_id=game_id))
     except services.Conflict:
-        return _conflict(game_id, entry)
+        return offline.changed_meanwhile(entry.number) if queued else _conflict(game_id, entry)
     except RecordError as exc:
         entry.refuse(exc)
         return entry.render(form, 422)
+    if queued:
+        return offline.saved(game_id, form.submission.data, entry.number)
     if entry.editing:
         flash(f"Round {entry.number} corrected; everything after it is recomputed.", "success")
         return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"r{entry.number}"))
