@@ -124,26 +124,34 @@ def _recorded(game_id: int, submission: str | None) -> bool | int | None:
     return False if row is None else row.round_number
 
 
-def version_after(game_id: int, submission: str) -> int | None:
-    """The game's version as the change sent with ``submission`` left it, or None when
-    that is not known: the submission recorded nothing, or another change to the game's
-    record came after it. Every change to a record writes its Edit in the commit that
-    counts the version up, after taking the game's row lock, so "its Edit is the game's
-    latest" means "nothing changed the record since" (deleting and restoring the night
-    count the version up and leave the record as it was). A phone that queued rounds
-    offline sends the next one against this version: it goes on top of exactly the
-    round before it, never on top of a change from another phone. One statement, so one
-    snapshot."""
-    mine = select(Edit.id).where(Edit.game_id == game_id, Edit.submission == submission)
-    latest = select(func.max(Edit.id)).where(Edit.game_id == game_id)
+@dataclass(frozen=True)
+class Recorded:
+    """A change already recorded under a submission id: the round it saved (if any), and
+    the game's version as that change left it, or None when another change to the
+    game's record came after it."""
+
+    round_number: int | None
+    version: int | None
+
+
+def recorded(game_id: int, submission: str) -> Recorded | None:
+    """What the change sent with ``submission`` recorded, or None if nothing yet. Every
+    change to a record writes its Edit in the commit that counts the version up, after
+    taking the game's row lock, so "its Edit is the game's latest" means "nothing changed
+    the record since" (deleting and restoring the night count the version up and leave
+    the record as it was): then the version now is the version it left. A phone that
+    queued rounds offline sends the next one against that version, so it goes on top of
+    exactly the round before it, never on top of a change from another phone. One
+    statement, so one snapshot."""
+    latest = select(func.max(Edit.id)).where(Edit.game_id == game_id).scalar_subquery()
     row = db.session.execute(
-        select(Game.version, mine.scalar_subquery(), latest.scalar_subquery()).where(
-            Game.id == game_id
-        )
+        select(Edit.round_number, Edit.id == latest, Game.version)
+        .join(Game, Game.id == Edit.game_id)
+        .where(Edit.game_id == game_id, Edit.submission == submission)
     ).first()
-    if row is None or row[1] is None or row[1] != row[2]:
+    if row is None:
         return None
-    return int(row[0])
+    return Recorded(row[0], int(row[2]) if row[1] else None)
 
 
 # About 16 bytes of replay per byte of the record's JSON (tests/rules/test_cache.py): the

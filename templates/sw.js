@@ -263,7 +263,9 @@ async function post(event, path) {
   const account = await getMeta("account");
   const queue = (await waiting(account)).filter((e) => e.game === game);
   const head = queue[0];
-  const fixing = head && head.id === id && head.stopped;
+  // The first waiting round's own form (refilled after a refusal, or the server's
+  // "re-buy or drop out?" about it): the keeper is saving that very round, now.
+  const fixing = head && head.id === id;
   const sheet = Response.redirect(address("games/" + game), 303);
   if (queue.length && !fixing) {
     if (!queue.some((e) => e.id === id)) await putRound(entry(fields, account, game, queue[queue.length - 1]));
@@ -279,7 +281,7 @@ async function post(event, path) {
     event.waitUntil(kick());
     return sheet;
   }
-  if (fixing) { // the keeper fixed the round that stopped the queue: it goes as typed now
+  if (fixing) { // it goes as typed now, against the game as the form showed it
     await putRound({ ...head, fields, planned_on: Number(typed.get("version")), stopped: null });
   }
   try {
@@ -413,7 +415,7 @@ async function send(head, token) {
   if (response.status >= 502 && response.status <= 504) return { wait: "server away" };
   let json = {};
   try { json = await response.json(); } catch (error) { /* an error page: said below */ }
-  if (response.status === 201 || (response.status === 200 && json.saved)) {
+  if (response.status === 200 && json.saved !== undefined) {
     return { saved: true, version: json.version };
   }
   if (response.status === 400 && !token) { // a form from another login: a new CSRF token

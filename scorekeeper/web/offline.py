@@ -6,7 +6,7 @@ The service worker keeps the app's own files and the last copy of each sheet, ro
 and night page the keeper opened, under a cache named by ``account_key``; a round saved
 with no network waits on the phone and is sent later, asking for JSON (``wants_json``):
 what became of it, and the version the next queued round goes on top of
-(``services.version_after``)."""
+(``services.recorded``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import functools
 import hashlib
 import hmac
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 from flask_login import current_user
@@ -85,16 +85,16 @@ def wants_json() -> bool:
     return accept.quality("application/json") > accept.quality("text/html")
 
 
-def saved(
-    game_id: int, submission: str, number: int, *, duplicate: bool = False
-) -> tuple[Response, int]:
-    """The queued round is stored (now, or by an earlier send whose answer never reached
-    the phone: ``duplicate``); ``version`` is what the next queued round goes on top of,
-    null when another change came in between (that round must then be looked at)."""
-    body: dict[str, Any] = {"saved": number, "version": services.version_after(game_id, submission)}
-    if duplicate:
-        body["duplicate"] = True
-    return jsonify(body), 200 if duplicate else 201
+def saved(game_id: int, submission: str) -> tuple[Response, int] | None:
+    """The answer to a queued round already stored (by this send, or by an earlier one
+    whose answer never reached the phone), or None: its round, and the version the next
+    queued round goes on top of (null when another change came in between: that round
+    must then be looked at). Asked before the round is read, since a round stored earlier
+    need not fit the game as it is now (a player it named may have dropped out since)."""
+    done = services.recorded(game_id, submission)
+    if done is None:
+        return None
+    return jsonify({"saved": done.round_number, "version": done.version}), 200
 
 
 def refused(
@@ -104,11 +104,11 @@ def refused(
     return jsonify({"refused": message, "errors": errors or {}}), status
 
 
-def changed_meanwhile(number: int) -> tuple[Response, int]:
+def changed_meanwhile() -> tuple[Response, int]:
     return jsonify(
         {
-            "refused": f"The game was changed on another phone while round {number} waited "
-            "on this phone, so it was not saved. Check the sheet, then save it as the next "
+            "refused": "The game was changed on another phone while this round waited on "
+            "this phone, so it was not saved. Check the sheet, then save it as the next "
             "round or discard it.",
             "conflict": True,
         }
@@ -130,4 +130,4 @@ def not_saved(entry: RoundEntry, status: int) -> tuple[Response, int]:
         return refused(f"{asks} Choose on the form, then save.")
     parts = [general] if general else []
     parts += errors.values()
-    return refused("Not saved: " + " ".join(parts), errors, 400 if status == 400 else 422)
+    return refused(" ".join(parts), errors, 400 if status == 400 else 422)

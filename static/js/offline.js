@@ -136,7 +136,10 @@
       node.parentNode.removeChild(node);
     });
     if (!rounds.length) return;
-    if (rounds[0].stopped) { refill(rounds[0], rounds.length - 1); return; }
+    var head = rounds[0];
+    var own = roundForm.querySelector("input[name=submission]").value === head.id;
+    if (head.stopped && !own) { refill(head); own = true; }
+    if (own) { aboutHead(head, rounds.length - 1); return; }
     // Typed behind rounds that wait: saved after them, as the round after the last.
     var last = rounds[rounds.length - 1];
     var number = last.number + 1;
@@ -155,9 +158,9 @@
     roundForm.parentNode.insertBefore(note, roundForm);
   }
 
-  // The round that stopped the queue, as typed, in today's form: fix it and save (the
-  // queue goes on after it), or discard it.
-  function refill(round, behind) {
+  // The round that stopped the queue, as typed, in today's form (its own submission id):
+  // the keeper fixes it and saves it, and the queue goes on after it.
+  function refill(round) {
     Array.prototype.forEach.call(roundForm.querySelectorAll("input[type=checkbox]"), function (box) {
       box.checked = false;
     });
@@ -180,12 +183,17 @@
       input.setAttribute("aria-invalid", "true");
       var box = input.closest("[data-hand], .field") || input.parentNode;
       box.classList.add("has-error");
-      box.appendChild(el("p", "error queue-note", errors[name]));
+      box.appendChild(el("p", "error", errors[name]));
     });
-    var note = el("div", "flash flash-error queue-note");
-    note.setAttribute("role", "alert");
-    note.appendChild(el("p", "", "Round " + round.number + ", typed on this phone at " +
-      clock(round.typed_at) + ", was not saved: " + round.stopped.reason));
+  }
+
+  // On the first waiting round's own form: what became of it, and Discard.
+  function aboutHead(round, behind) {
+    var note = el("div", "flash queue-note " + (round.stopped ? "flash-error" : "flash-warning"));
+    note.setAttribute("role", round.stopped ? "alert" : "status");
+    var typed = "Round " + round.number + ", typed on this phone at " + clock(round.typed_at);
+    note.appendChild(el("p", "", round.stopped ? typed + ", was not saved: " + round.stopped.reason
+      : typed + ", is not saved yet."));
     note.appendChild(el("p", "", "Fix it and save it, or discard it" + (behind
       ? "; " + plural(behind, "more round") + " typed after it " + (behind === 1 ? "waits" : "wait") +
         " until then." : ".")));

@@ -357,6 +357,8 @@ def _round_view(game_id: int, number: int | None) -> Any:
     # A new round the phone queued offline and sends now: the same checks, answered in
     # JSON (what became of it, and the version the next queued round goes on top of).
     queued = number is None and request.method == "POST" and offline.wants_json()
+    if queued and (done := offline.saved(game_id, request.form.get("submission", ""))):
+        return done
     if number is None and s.finished:
         if queued:
             return offline.refused("This game is over: no more rounds.")
@@ -388,10 +390,8 @@ def _round_view(game_id: int, number: int | None) -> Any:
             user=current_user,
         )
     except services.Duplicate as dup:
-        if queued:
-            return offline.saved(
-                game_id, form.submission.data, dup.round_number or entry.number, duplicate=True
-            )
+        if queued and (done := offline.saved(game_id, form.submission.data)):
+            return done  # stored a moment ago by the same round sent twice at once
         flash(
             f"Round {dup.round_number or entry.number} was already saved (sent twice): it is "
             "recorded once.",
@@ -399,12 +399,14 @@ def _round_view(game_id: int, number: int | None) -> Any:
         )
         return redirect(url_for("games.sheet", game_id=game_id))
     except services.Conflict:
-        return offline.changed_meanwhile(entry.number) if queued else _conflict(game_id, entry)
+        return offline.changed_meanwhile() if queued else _conflict(game_id, entry)
     except RecordError as exc:
         entry.refuse(exc)
         return entry.render(form, 422)
     if queued:
-        return offline.saved(game_id, form.submission.data, entry.number)
+        done = offline.saved(game_id, form.submission.data)
+        assert done is not None  # the save recorded its submission, in its commit
+        return done
     if entry.editing:
         flash(f"Round {entry.number} corrected; everything after it is recomputed.", "success")
         return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"r{entry.number}"))
