@@ -1,18 +1,20 @@
-// Scorekeeper's service worker (served as /sw.js by scorekeeper/web/offline.py).
-//
-// Copies: the app's own files (the shell), and the last copy of each sheet, round form,
-// night and home page the keeper opened, in a cache named by the account the page says
-// it belongs to (<meta name="sk-account">): one account's pages at a time, dropped when a
-// page says another account or nobody. Offline, a kept page opens with a banner saying
-// how old it is.
-//
-// Rounds: a new round posted with no network (or no answer in time) is kept in IndexedDB
-// with its one-time submission id and the game's version it was planned on, and the
-// sheet opens. While a game has rounds waiting, a new one waits behind them. They are
-// sent in order (Background Sync, the page's "online" and every page load), asking for
-// JSON: a stored round (or one stored before, whose answer was lost) gives the version
-// the next one goes on top of; a refused one stops its game's queue until the keeper
-// fixes it (its form, refilled by static/js/offline.js) or discards it.
+{# Scorekeeper's service worker (served as /sw.js by scorekeeper/web/offline.py).
+   
+   Copies: the app's own files (the shell), and the last copy of each sheet, round form,
+   night and home page the keeper opened, in a cache named by the account the page says
+   it belongs to (<meta name="sk-account">): one account's pages at a time, dropped when a
+   page says another account or nobody. Offline, a kept page opens with a banner saying
+   how old it is.
+   
+   Rounds: a new round posted with no network (or no answer in time) is kept in IndexedDB
+   with its one-time submission id and the game's version it was planned on, and the
+   sheet opens. While a game has rounds waiting, a new one waits behind them. They are
+   sent in order (Background Sync, the page's "online" and every page load), asking for
+   JSON: a stored round (or one stored before, whose answer was lost) gives the version
+   the next one goes on top of; a refused one stops its game's queue until the keeper
+   fixes it (its form, refilled by static/js/offline.js) or discards it.
+
+   The comments here are Jinja's: the script a phone downloads carries none. #}
 "use strict";
 
 const VERSION = {{ version|tojson }};
@@ -20,13 +22,13 @@ const SHELL = {{ shell|tojson }};
 const STYLESHEET = {{ stylesheet|tojson }};
 const HOME = {{ home|tojson }};
 const SHELL_CACHE = "shell-" + VERSION;
-const PAGES = "pages-"; // + the account's key
+const PAGES = "pages-"; {# + the account's key #}
 const SCOPE = new URL(self.registration.scope).pathname;
-const KEPT = /^(|nights\/\d+|games\/\d+|games\/\d+\/rounds\/new)$/; // below SCOPE
+const KEPT = /^(|nights\/\d+|games\/\d+|games\/\d+\/rounds\/new)$/; {# below SCOPE #}
 const SHEET = /^games\/(\d+)$/;
 const ROUND = /^games\/(\d+)\/rounds\/new$/;
-const PAGE_WAIT_MS = 6000; // then a kept copy, if there is one
-const SAVE_WAIT_MS = 10000; // then the round waits on the phone
+const PAGE_WAIT_MS = 6000; {# then a kept copy, if there is one #}
+const SAVE_WAIT_MS = 10000; {# then the round waits on the phone #}
 const SEND_WAIT_MS = 15000;
 const MAX_PAGES = 40;
 
@@ -44,7 +46,7 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// ------------------------------------------------------------------ IndexedDB ---
+{# ------------------------------------------------------------------ IndexedDB --- #}
 function database() {
   return new Promise((resolve, reject) => {
     const open = indexedDB.open("scorekeeper", 1);
@@ -57,7 +59,7 @@ function database() {
   });
 }
 
-// Run fn(store) in one transaction; resolve with what its last request gave.
+{# Run fn(store) in one transaction; resolve with what its last request gave. #}
 async function idb(name, mode, fn) {
   const db = await database();
   return new Promise((resolve, reject) => {
@@ -73,14 +75,14 @@ const setMeta = (key, value) => idb("meta", "readwrite", (s) => s.put(value, key
 const putRound = (entry) => idb("rounds", "readwrite", (s) => s.put(entry));
 const dropRound = (id) => idb("rounds", "readwrite", (s) => s.delete(id));
 
-// The rounds waiting for the account, oldest first.
+{# The rounds waiting for the account, oldest first. #}
 async function waiting(account) {
   const all = (await idb("rounds", "readonly", (s) => s.getAll())) || [];
   return all.filter((e) => e.account === account).sort((a, b) => a.seq - b.seq);
 }
 
-// ---------------------------------------------------------------- whose pages ---
-// A page fresh from the server said whose it is: keep only that account's copies.
+{# ---------------------------------------------------------------- whose pages ---
+   A page fresh from the server said whose it is: keep only that account's copies. #}
 async function setAccount(key) {
   if ((await getMeta("account")) !== key) await setMeta("account", key);
   const names = await caches.keys();
@@ -103,16 +105,16 @@ function below(url) {
 
 const address = (path) => self.location.origin + SCOPE + path;
 const first = (text, pattern) => { const m = pattern.exec(text); return m ? m[1] : null; };
-// What a kept copy carries of the page's own headers (its security policy among them).
+{# What a kept copy carries of the page's own headers (its security policy among them). #}
 const KEPT_HEADERS = ["Content-Security-Policy", "X-Frame-Options", "Referrer-Policy"];
 
-// Look at a page the server sent: whose is it, and keep it if it is one to keep.
+{# Look at a page the server sent: whose is it, and keep it if it is one to keep. #}
 async function remember(path, response) {
   const type = response.headers.get("Content-Type") || "";
   if (response.status !== 200 || !type.startsWith("text/html")) return;
   const html = await response.text();
   const account = first(html, /<meta name="sk-account" content="([^"]*)"/);
-  if (account === null) return; // not a keeper's page (the players' live view)
+  if (account === null) return; {# not a keeper's page (the players' live view) #}
   await setAccount(account);
   if (!account || !KEPT.test(path)) return;
   const cache = await caches.open(PAGES + account);
@@ -124,8 +126,8 @@ async function remember(path, response) {
   await trim(cache);
 }
 
-// The sheet of a running game links to its round form: keep that form too, as of the
-// same version, so that a round can be entered offline from the sheet.
+{# The sheet of a running game links to its round form: keep that form too, as of the
+   same version, so that a round can be entered offline from the sheet. #}
 async function keepRoundForm(cache, sheet, game) {
   const version = first(sheet, /\/rounds\/new" data-version="(\d+)"/);
   if (!version) return;
@@ -147,7 +149,7 @@ async function trim(cache) {
   await Promise.all(dated.slice(0, keys.length - MAX_PAGES).map(([, k]) => cache.delete(k)));
 }
 
-// ------------------------------------------------------------------- answers ---
+{# ------------------------------------------------------------------- answers --- #}
 const escape = (text) => String(text).replace(/[&<>"]/g, (c) => "&#" + c.charCodeAt(0) + ";");
 
 function when(ms) {
@@ -162,8 +164,8 @@ function newId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// A kept page, marked as such: a banner with its age; a round form gets new submission ids,
-// as the server gives each form it draws, so each round typed on it is a round of its own.
+{# A kept page, marked as such: a banner with its age; a round form gets new submission ids,
+   as the server gives each form it draws, so each round typed on it is a round of its own. #}
 async function fromCache(path) {
   const cache = await keptPages();
   const kept = cache && (await cache.match(address(path)));
@@ -193,7 +195,7 @@ function plainPage(title, body, status) {
   return new Response(html, { status, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
-// Offline, a page never kept: say so, and list the pages this phone has.
+{# Offline, a page never kept: say so, and list the pages this phone has. #}
 async function offlinePage() {
   const cache = await keptPages();
   const items = [];
@@ -221,7 +223,7 @@ function withTimeout(promise, ms) {
   });
 }
 
-// ------------------------------------------------------------------ requests ---
+{# ------------------------------------------------------------------ requests --- #}
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const path = below(request.url);
@@ -250,8 +252,8 @@ async function page(event, path) {
   }
 }
 
-// A form sent. A new round waits on the phone when the network fails (or is too slow),
-// and behind the rounds of its game already waiting; every other form goes as it is.
+{# A form sent. A new round waits on the phone when the network fails (or is too slow),
+   and behind the rounds of its game already waiting; every other form goes as it is. #}
 async function post(event, path) {
   const round = ROUND.exec(path);
   if (!round) return fetch(event.request).catch(() => noConnection());
@@ -263,8 +265,8 @@ async function post(event, path) {
   const account = await getMeta("account");
   const queue = (await waiting(account)).filter((e) => e.game === game);
   const head = queue[0];
-  // The first waiting round's own form (refilled after a refusal, or the server's
-  // "re-buy or drop out?" about it): the keeper is saving that very round, now.
+  {# The first waiting round's own form (refilled after a refusal, or the server's
+     "re-buy or drop out?" about it): the keeper is saving that very round, now. #}
   const fixing = head && head.id === id;
   const sheet = Response.redirect(address("games/" + game), 303);
   if (queue.length && !fixing) {
@@ -272,7 +274,7 @@ async function post(event, path) {
     event.waitUntil(kick());
     return sheet;
   }
-  const after = typed.get("queued_after"); // typed behind rounds that were sent meanwhile
+  const after = typed.get("queued_after"); {# typed behind rounds that were sent meanwhile #}
   if (after && account) {
     const behind = entry(fields, account, game, null);
     const stored = (await getMeta("stored")) || {};
@@ -281,7 +283,7 @@ async function post(event, path) {
     event.waitUntil(kick());
     return sheet;
   }
-  if (fixing) { // it goes as typed now, against the game as the form showed it
+  if (fixing) { {# it goes as typed now, against the game as the form showed it #}
     await putRound({ ...head, fields, planned_on: Number(typed.get("version")), stopped: null });
   }
   try {
@@ -306,8 +308,8 @@ function entry(fields, account, game, before) {
     account,
     game,
     fields,
-    // What the round was planned on; a round behind another goes on top of the version
-    // that one's save gives.
+    {# What the round was planned on; a round behind another goes on top of the version
+       that one's save gives. #}
     planned_on: Number(typed.get("version")),
     number: before ? before.number + 1 : Number(typed.get("round_number")),
     typed_at: now,
@@ -315,7 +317,7 @@ function entry(fields, account, game, before) {
   };
 }
 
-// ------------------------------------------------------------------- sending ---
+{# ------------------------------------------------------------------- sending --- #}
 async function kick() {
   try { await self.registration.sync.register("send-rounds"); } catch (e) { /* no Background Sync */ }
   await flush().catch(() => {});
@@ -325,7 +327,7 @@ self.addEventListener("sync", (event) => {
   if (event.tag === "send-rounds") event.waitUntil(flush());
 });
 
-// One sender at a time; asked again while sending, it goes round once more.
+{# One sender at a time; asked again while sending, it goes round once more. #}
 let sending = null;
 let again = false;
 function flush() {
@@ -356,7 +358,7 @@ async function sendAll() {
       const head = Array.from(heads.values()).find((e) => !e.stopped);
       if (!head) return;
       const answer = await send(head);
-      if (answer.wait) throw new Error(answer.wait); // offline, or logged out: later
+      if (answer.wait) throw new Error(answer.wait); {# offline, or logged out: later #}
       if (answer.saved) {
         saved.add(head.game);
         await keepVersion(head.id, answer.version);
@@ -372,7 +374,7 @@ async function sendAll() {
   }
 }
 
-// What each stored round left the game at: a form typed behind it goes on top of that.
+{# What each stored round left the game at: a form typed behind it goes on top of that. #}
 async function keepVersion(id, version) {
   const stored = (await getMeta("stored")) || {};
   stored[id] = typeof version === "number" ? version : null;
@@ -381,8 +383,8 @@ async function keepVersion(id, version) {
   await setMeta("stored", stored);
 }
 
-// The round behind a stored one goes on top of the version that save gave; if another
-// change came in between (no version), the keeper looks at it first.
+{# The round behind a stored one goes on top of the version that save gave; if another
+   change came in between (no version), the keeper looks at it first. #}
 async function nextGoesOn(queue, head, version) {
   const next = queue.find((e) => e.game === head.game && e.id !== head.id);
   if (!next) return;
@@ -418,7 +420,7 @@ async function send(head, token) {
   if (response.status === 200 && json.saved !== undefined) {
     return { saved: true, version: json.version };
   }
-  if (response.status === 400 && !token) { // a form from another login: a new CSRF token
+  if (response.status === 400 && !token) { {# a form from another login: a new CSRF token #}
     const fresh = await freshToken(head.game);
     if (fresh) return send(head, fresh);
   }
@@ -437,7 +439,7 @@ async function freshToken(game) {
   }
 }
 
-// ------------------------------------------------------- what the pages ask ---
+{# ------------------------------------------------------- what the pages ask --- #}
 self.addEventListener("message", (event) => {
   const port = event.ports[0];
   event.waitUntil(answer(event.data || {}, event).then(
@@ -448,12 +450,12 @@ self.addEventListener("message", (event) => {
 
 async function answer(msg, event) {
   const current = await getMeta("account");
-  if (current === undefined && msg.account) await setAccount(msg.account); // first page, before this worker
+  if (current === undefined && msg.account) await setAccount(msg.account); {# first page, before this worker #}
   const account = await getMeta("account");
-  if (!msg.account || msg.account !== account) return { rounds: [] }; // a page of another login
+  if (!msg.account || msg.account !== account) return { rounds: [] }; {# a page of another login #}
   if (msg.op === "hello") {
     const path = below(msg.url || "");
-    if (!msg.controlled && path !== null && KEPT.test(path)) { // opened before this worker ran
+    if (!msg.controlled && path !== null && KEPT.test(path)) { {# opened before this worker ran #}
       event.waitUntil(fetch(address(path), { credentials: "same-origin" }).then((r) => remember(path, r)).catch(() => {}));
     }
     event.waitUntil(flush().catch(() => {}));
@@ -466,7 +468,7 @@ async function answer(msg, event) {
     const gone = queue.find((e) => e.id === msg.id);
     if (!gone) return {};
     await dropRound(gone.id);
-    // The round behind it now goes on top of the game as the keeper sees it now.
+    {# The round behind it now goes on top of the game as the keeper sees it now. #}
     const next = queue.find((e) => e.id !== gone.id);
     if (next && queue[0] === gone) await putRound({ ...next, planned_on: Number(msg.version) });
     event.waitUntil(flush().catch(() => {}));

@@ -1,21 +1,16 @@
-// The keeper's pages with no network (the service worker is templates/sw.js): it is
-// registered here and asked to send the rounds waiting on the phone (at every page load
-// and when the network comes back); the sheet shows them as pending rows; a round form
-// typed behind them says so; a round the server refused comes back in its form with the
-// reason, to fix or discard; logging out deletes this phone's copies. Without a service
-// worker, a round form with no connection says so instead of the browser's error page.
+// The rounds waiting on the phone (kept by the service worker, templates/sw.js), drawn by
+// app.js's call to show() when the game has some: on the sheet as pending rows with the
+// hands as typed, and totals marked as the saved rounds' only; on a round form typed
+// behind them, its number after theirs; a round the server refused back in its form, with
+// the reason, to fix and save or to discard.
 (function () {
   "use strict";
 
-  var meta = document.querySelector('meta[name="sk-account"]');
-  if (!meta) return;
-  var account = meta.getAttribute("content");
-  var workers = "serviceWorker" in navigator ? navigator.serviceWorker : null;
-  var path = /\/games\/(\d+)(\/rounds\/new)?$/.exec(location.pathname);
-  var game = path ? parseInt(path[1], 10) : null;
-  var roundForm = path && path[2] ? document.querySelector("form.round-form") : null;
-  var onSheet = path && !path[2] && document.body.classList.contains("sheet-page");
-  var sheetUrl = path ? location.pathname.replace(/\/rounds\/new$/, "") : null;
+  var shared = window.scorekeeper;
+  var game = shared.game;
+  var roundForm = /\/rounds\/new$/.test(location.pathname)
+    ? document.querySelector("form.round-form") : null;
+  var sheetUrl = location.pathname.replace(/\/rounds\/new$/, "");
   var SKIP = /^(csrf_token|version|submission|round_number|expiry_seen|queued_after)$/;
 
   function el(tag, className, text) {
@@ -34,27 +29,6 @@
     return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   }
 
-  // A question to the service worker, answered through a message channel; null when there
-  // is none, or no answer in time (nothing here may wait on it for long).
-  function ask(message) {
-    if (!workers) return Promise.resolve(null);
-    message.account = account;
-    return new Promise(function (resolve) {
-      var timer = setTimeout(function () { resolve(null); }, 3000);
-      workers.ready.then(function (registration) {
-        var worker = workers.controller || registration.active;
-        if (!worker) { clearTimeout(timer); resolve(null); return; }
-        var channel = new MessageChannel();
-        channel.port1.onmessage = function (e) { clearTimeout(timer); resolve(e.data); };
-        worker.postMessage(message, [channel.port2]);
-      });
-    });
-  }
-
-  function waiting() {
-    return ask({ op: "list", game: game }).then(function (a) { return (a && a.rounds) || []; });
-  }
-
   // ------------------------------------------------------------------ the sheet ---
   function showOnSheet(rounds) {
     var table = document.querySelector("table.grid");
@@ -68,10 +42,9 @@
     var seats = Array.prototype.map.call(table.querySelectorAll("th.pn"), function (th) {
       return th.getAttribute("data-seat");
     });
-    var row = null;
     rounds.forEach(function (round) {
       var typed = fieldsOf(round);
-      row = el("tr", "pending" + (round.stopped ? " stopped" : ""));
+      var row = el("tr", "pending" + (round.stopped ? " stopped" : ""));
       var head = el("th", "rl", String(round.number));
       head.scope = "row";
       head.appendChild(el("small", "sub", round.stopped ? "not saved" : "pending"));
@@ -98,7 +71,9 @@
       note.appendChild(el("p", "", "Round " + first.number + " was not saved: " + first.stopped.reason));
       var fix = el("a", "", "Fix or discard round " + first.number);
       fix.href = location.pathname + "/rounds/new";
-      var more = rounds.length > 1 ? " (" + plural(rounds.length - 1, "more round") + " wait behind it)" : "";
+      var behind = rounds.length - 1;
+      var more = behind ? " (" + plural(behind, "more round") + (behind === 1 ? " waits" : " wait") +
+        " behind it)" : "";
       var line = el("p");
       line.appendChild(fix);
       line.appendChild(document.createTextNode(more));
@@ -202,7 +177,7 @@
     discard.addEventListener("click", function () {
       if (!window.confirm("Discard round " + round.number + " as typed? It will not be saved.")) return;
       var version = roundForm.querySelector("input[name=version]").value;
-      ask({ op: "discard", game: game, id: round.id, version: version }).then(function () {
+      shared.ask({ op: "discard", game: game, id: round.id, version: version }).then(function () {
         location.assign(sheetUrl);
       });
     });
@@ -210,82 +185,8 @@
     roundForm.parentNode.insertBefore(note, roundForm);
   }
 
-  // Without a service worker: no connection, no sending; the round stays in the form.
-  function withoutWorker() {
-    var busy = false;
-    var probe = document.querySelector('link[rel=icon]').href;
-    roundForm.addEventListener("submit", function (e) {
-      if (roundForm.hasAttribute("data-reached")) return;
-      e.preventDefault();
-      if (busy) return;
-      busy = true;
-      var timer = null;
-      var reached = new Promise(function (resolve) {
-        timer = setTimeout(function () { resolve(false); }, 5000);
-        fetch(probe, { method: "HEAD", cache: "no-store" }).then(
-          function () { resolve(true); }, function () { resolve(false); });
-      });
-      reached.then(function (ok) {
-        clearTimeout(timer);
-        busy = false;
-        if (ok) {
-          roundForm.setAttribute("data-reached", "");
-          HTMLFormElement.prototype.submit.call(roundForm);
-          return;
-        }
-        var say = document.querySelector(".no-connection");
-        if (!say) {
-          say = el("p", "flash flash-error no-connection", "No connection: your round is " +
-            "still in the form. Save again when the network is back.");
-          say.setAttribute("role", "alert");
-          roundForm.parentNode.insertBefore(say, roundForm);
-        }
-        say.scrollIntoView({ block: "nearest" });
-        var button = roundForm.querySelector("button[type=submit]");
-        if (button) button.disabled = false;
-      });
-    });
-  }
-
-  // ------------------------------------------------------------------- all pages ---
-  function refresh() {
-    if (onSheet) waiting().then(showOnSheet);
-    else if (roundForm) waiting().then(showOnForm);
-  }
-
-  if (document.body.hasAttribute("data-offline")) { // a kept copy: no Undo from here
-    var undo = document.querySelector("[data-undo]");
-    if (undo) undo.hidden = true;
-  }
-  if (roundForm && !(workers && workers.controller)) withoutWorker();
-  if (!workers) return;
-  window.addEventListener("load", function () {
-    workers.register(meta.getAttribute("data-sw")).catch(function () {});
-  });
-  ask({ op: "hello", url: location.href, controlled: !!workers.controller });
-  window.addEventListener("online", function () { ask({ op: "flush" }); });
-  workers.addEventListener("message", function (e) {
-    var news = e.data || {};
-    if (news.op === "queue" && news.game === game) refresh();
-    if (news.op === "sent" && onSheet && news.games.indexOf(game) >= 0) location.reload();
-  });
-  if (workers.controller) refresh();
-
-  var logout = document.querySelector('form[action$="/logout"]');
-  if (logout) {
-    logout.addEventListener("submit", function (e) {
-      if (!workers.controller || logout.hasAttribute("data-cleared")) return;
-      e.preventDefault();
-      ask({ op: "all" }).then(function (answer) {
-        var n = answer && answer.rounds ? answer.rounds.length : 0;
-        if (n && !window.confirm(plural(n, "round") + " typed on this phone " +
-          (n === 1 ? "has" : "have") + " not been sent yet. Logging out deletes " +
-          (n === 1 ? "it" : "them") + " from this phone. Log out anyway?")) return null;
-        return ask({ op: "logout" }).then(function () {
-          logout.setAttribute("data-cleared", "");
-          logout.submit();
-        });
-      });
-    });
-  }
+  shared.show = function (rounds) {
+    if (roundForm) showOnForm(rounds);
+    else showOnSheet(rounds);
+  };
 })();

@@ -234,7 +234,7 @@ def test_a_refused_round_stops_the_queue_until_fixed_or_discarded(
     # Round 1 is stored; round 2 is refused, and nothing after it is sent.
     note = page.locator(".pending-note")
     expect(note).to_contain_text("Round 2 was not saved: Ann: 'ZZ' is not points or a card")
-    expect(note).to_contain_text("2 more rounds wait behind it")
+    expect(note).to_contain_text("(2 more rounds wait behind it)")
     expect(page.locator("tr#r1")).to_be_visible()
     assert [row[0] for row in pending(page)] == ["2 not saved", "3 pending", "4 pending"]
     assert len(rounds_of(keeper, game)) == 1
