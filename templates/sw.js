@@ -108,6 +108,21 @@ const first = (text, pattern) => { const m = pattern.exec(text); return m ? m[1]
 {# What a kept copy carries of the page's own headers (its security policy among them). #}
 const KEPT_HEADERS = ["Content-Security-Policy", "X-Frame-Options", "Referrer-Policy"];
 
+{# The kept pages being written: Cache.put removes the old copy when it starts writing the
+   new one, so a page read meanwhile waits for the write (and no form is fetched twice). #}
+const writing = new Map();
+const prefetching = new Map();
+
+async function keep(cache, url, response) {
+  const done = cache.put(url, response);
+  writing.set(url, done);
+  try {
+    await done;
+  } finally {
+    if (writing.get(url) === done) writing.delete(url);
+  }
+}
+
 {# Look at a page the server sent: whose is it, and keep it if it is one to keep. #}
 async function remember(path, response) {
   const type = response.headers.get("Content-Type") || "";
@@ -120,7 +135,7 @@ async function remember(path, response) {
   const cache = await caches.open(PAGES + account);
   const headers = { "Content-Type": "text/html; charset=utf-8", "X-Kept-At": String(Date.now()) };
   for (const name of KEPT_HEADERS) if (response.headers.has(name)) headers[name] = response.headers.get(name);
-  await cache.put(address(path), new Response(html, { headers }));
+  await keep(cache, address(path), new Response(html, { headers }));
   const sheet = SHEET.exec(path);
   if (sheet) await keepRoundForm(cache, html, sheet[1]);
   await trim(cache);
@@ -130,12 +145,18 @@ async function remember(path, response) {
    same version, so that a round can be entered offline from the sheet. #}
 async function keepRoundForm(cache, sheet, game) {
   const version = first(sheet, /\/rounds\/new" data-version="(\d+)"/);
-  if (!version) return;
   const path = "games/" + game + "/rounds/new";
+  if (!version || prefetching.has(path)) return;
   const kept = await cache.match(address(path));
   if (kept && first(await kept.text(), /name="version" value="(\d+)"/) === version) return;
-  const form = await fetch(address(path), { credentials: "same-origin", redirect: "manual" });
-  if (form.status === 200) await remember(path, form);
+  const done = fetch(address(path), { credentials: "same-origin", redirect: "manual" })
+    .then((form) => (form.status === 200 ? remember(path, form) : null));
+  prefetching.set(path, done);
+  try {
+    await done;
+  } finally {
+    prefetching.delete(path);
+  }
 }
 
 async function trim(cache) {
@@ -167,6 +188,7 @@ function newId() {
 {# A kept page, marked as such: a banner with its age; a round form gets new submission ids,
    as the server gives each form it draws, so each round typed on it is a round of its own. #}
 async function fromCache(path) {
+  await (writing.get(address(path)) || Promise.resolve()).catch(() => {});
   const cache = await keptPages();
   const kept = cache && (await cache.match(address(path)));
   if (!kept) return null;
@@ -327,14 +349,27 @@ self.addEventListener("sync", (event) => {
   if (event.tag === "send-rounds") event.waitUntil(flush());
 });
 
-{# One sender at a time; asked again while sending, it goes round once more. #}
+{# When a round of each game was last stored from the queue: a sheet asked for before
+   then may not show it (the "sent" news went to the page before it), and reloads. #}
+const sentAt = new Map();
+
+{# One sender at a time; asked again while sending, it goes round once more, also when
+   this round failed (its requests may have left before the network came back). #}
 let sending = null;
 let again = false;
 function flush() {
   if (sending) { again = true; return sending; }
   sending = (async () => {
     try {
-      do { again = false; await sendAll(); } while (again);
+      for (;;) {
+        again = false;
+        try {
+          await sendAll();
+        } catch (error) {
+          if (!again) throw error;
+        }
+        if (!again) return;
+      }
     } finally {
       sending = null;
     }
@@ -361,6 +396,7 @@ async function sendAll() {
       if (answer.wait) throw new Error(answer.wait); {# offline, or logged out: later #}
       if (answer.saved) {
         saved.add(head.game);
+        sentAt.set(head.game, Date.now());
         await keepVersion(head.id, answer.version);
         await dropRound(head.id);
         await nextGoesOn(queue, head, answer.version);
@@ -422,7 +458,8 @@ async function send(head, token) {
   }
   if (response.status === 400 && !token) { {# a form from another login: a new CSRF token #}
     const fresh = await freshToken(head.game);
-    if (fresh) return send(head, fresh);
+    if (fresh.token) return send(head, fresh.token);
+    if (fresh.wait) return fresh; {# nobody logged in (or no network): it waits #}
   }
   if (response.status === 404) {
     return { reason: "This game is not among yours any more (deleted?), so the round cannot be saved. Discard it." };
@@ -430,13 +467,16 @@ async function send(head, token) {
   return { reason: json.refused || json.error || "The server could not save this round (" + response.status + ").", errors: json.errors };
 }
 
+{# The session's CSRF token, from the game's sheet (a redirect: nobody is logged in). #}
 async function freshToken(game) {
+  let form;
   try {
-    const form = await fetch(address("games/" + game + "/rounds/new"), { credentials: "same-origin", redirect: "manual" });
-    return form.status === 200 ? first(await form.text(), /name="csrf_token" value="([^"]+)"/) : null;
+    form = await fetch(address("games/" + game), { credentials: "same-origin", redirect: "manual" });
   } catch (error) {
-    return null;
+    return { wait: "offline" };
   }
+  if (form.type === "opaqueredirect" || form.status === 401) return { wait: "logged out" };
+  return { token: form.status === 200 ? first(await form.text(), /name="csrf_token" value="([^"]+)"/) : null };
 }
 
 {# ------------------------------------------------------- what the pages ask --- #}
@@ -462,7 +502,10 @@ async function answer(msg, event) {
     return {};
   }
   if (msg.op === "flush") { event.waitUntil(flush().catch(() => {})); return {}; }
-  if (msg.op === "list") return { rounds: (await waiting(account)).filter((e) => e.game === msg.game) };
+  if (msg.op === "list") {
+    const rounds = (await waiting(account)).filter((e) => e.game === msg.game);
+    return { rounds, sent_at: sentAt.get(msg.game) || 0 };
+  }
   if (msg.op === "discard") {
     const queue = (await waiting(account)).filter((e) => e.game === msg.game);
     const gone = queue.find((e) => e.id === msg.id);

@@ -258,6 +258,11 @@
     function showWaiting() {
       if (!sheet && !form) return;
       ask({ op: "list", game: shared.game }).then(function (answer) {
+        // A round stored since this sheet was asked for: it may not be on it yet.
+        if (sheet && answer && answer.sent_at > performance.timeOrigin) {
+          location.reload();
+          return;
+        }
         var rounds = (answer && answer.rounds) || [];
         if (shared.show) { shared.show(rounds); return; }
         if (!rounds.length) return;

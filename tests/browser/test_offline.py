@@ -112,23 +112,27 @@ def enter_waiting_round(
     expect(page.locator("tr.pending")).to_have_count(before + 1)
 
 
-def back_online(context: BrowserContext, page: Page, stored: int) -> None:
-    """The network is back (the page hears "online" and asks for the queue to be sent);
-    once the rounds are stored the sheet reloads with ``stored`` rounds and no pending."""
-    context.set_offline(False)
-    expect(page.locator(f"tr#r{stored}")).to_be_visible()
-    expect(page.locator("tr.pending")).to_have_count(0)
+def offline_game(page: Page, live_server: str, *args: Any, **options: Any) -> tuple[Keeper, int]:
+    """A game ready (see ``ready_game``), and the phone offline."""
+    keeper = Keeper(page, live_server)
+    game = ready_game(keeper, *args, **options)
+    page.context.set_offline(True)
+    return keeper, game
+
+
+def all_stored(keeper: Keeper, game: int, expected: list[dict[str, Any]]) -> None:
+    """Nothing waits any more: the sheet (reloaded once the rounds were stored) shows them,
+    and the API has exactly these rounds, in this order."""
+    expect(keeper.page.locator(f"tr#r{len(expected)}")).to_be_visible()
+    expect(keeper.page.locator("tr.pending")).to_have_count(0)
+    assert rounds_of(keeper, game) == expected
 
 
 # ----------------------------------------------------------------------- tests ---
 def test_three_rounds_saved_offline_are_stored_once_each_in_order(
     page: Page, live_server: str
 ) -> None:
-    keeper = Keeper(page, live_server)
-    game = ready_game(keeper)
-    context = page.context
-    context.set_offline(True)
-
+    keeper, game = offline_game(page, live_server)
     enter_waiting_round(keeper, "Ann", {"Bob": "10", "Cy": "5+5"})
     # The sheet is the kept copy, saying so, with the round as a pending row; the totals
     # are the saved rounds' only (none yet), and say so.
@@ -143,6 +147,10 @@ def test_three_rounds_saved_offline_are_stored_once_each_in_order(
     enter_waiting_round(keeper, "Cy", {"Ann": "12", "Bob": "0"})
     expect(keeper.link("Enter round 4")).to_be_visible()
 
+    keeper.follow(keeper.link("Friday cards"))  # the night page, kept when it was opened
+    expect(page.locator(".flash-offline")).to_contain_text("Offline: showing the night as of")
+    expect(page.get_by_role("heading", name="Friday cards")).to_be_visible()
+    page.go_back()
     page.reload()  # still offline: the sheet and the pending rows are still there
     expect(page.locator(".flash-offline")).to_contain_text("Offline: showing the sheet as of")
     expect(page.locator("tr.pending")).to_have_count(3)
@@ -152,12 +160,16 @@ def test_three_rounds_saved_offline_are_stored_once_each_in_order(
         ["3 pending", "12", "0", "out"],
     ]
 
-    back_online(context, page, stored=3)
-    assert rounds_of(keeper, game) == [
-        {"went_out": "Ann", "hands": {"Bob": 10, "Cy": 10}},
-        {"went_out": "Bob", "hands": {"Ann": 3, "Cy": ["K", "7"]}},
-        {"went_out": "Cy", "hands": {"Ann": 12, "Bob": 0}},
-    ]
+    page.context.set_offline(False)  # the page hears "online" and asks for them to be sent
+    all_stored(
+        keeper,
+        game,
+        [
+            {"went_out": "Ann", "hands": {"Bob": 10, "Cy": 10}},
+            {"went_out": "Bob", "hands": {"Ann": 3, "Cy": ["K", "7"]}},
+            {"went_out": "Cy", "hands": {"Ann": 12, "Bob": 0}},
+        ],
+    )
     # Rummy: who went out scores what the others held.
     assert keeper.totals() == {"Ann": 10 + 10, "Bob": 3 + 17, "Cy": 12 + 0}
     assert page.evaluate(KEPT_ON_PHONE)["rounds"] == 0  # nothing left waiting
@@ -209,28 +221,27 @@ def test_the_network_drops_in_the_middle_of_a_request(page: Page, live_server: s
     expect(page.locator("tr.pending")).to_have_count(2)  # both still wait on the phone
 
     page.reload()  # every page load sends what waits
-    expect(page.locator("tr#r3")).to_be_visible()
-    expect(page.locator("tr.pending")).to_have_count(0)
-    assert rounds_of(keeper, game) == [
-        {"went_out": "Ann", "hands": {"Bob": 10, "Cy": 10}},
-        {"went_out": "Bob", "hands": {"Ann": 4, "Cy": 6}},
-        {"went_out": "Cy", "hands": {"Ann": 7, "Bob": 8}},
-    ]
+    all_stored(
+        keeper,
+        game,
+        [
+            {"went_out": "Ann", "hands": {"Bob": 10, "Cy": 10}},
+            {"went_out": "Bob", "hands": {"Ann": 4, "Cy": 6}},
+            {"went_out": "Cy", "hands": {"Ann": 7, "Bob": 8}},
+        ],
+    )
 
 
 def test_a_refused_round_stops_the_queue_until_fixed_or_discarded(
     page: Page, live_server: str
 ) -> None:
-    keeper = Keeper(page, live_server)
-    game = ready_game(keeper)
-    context = page.context
-    context.set_offline(True)
+    keeper, game = offline_game(page, live_server)
     enter_waiting_round(keeper, "Ann", {"Bob": "10", "Cy": "5"})
     enter_waiting_round(keeper, "Bob", {"Ann": "ZZ", "Cy": "6"})  # not a hand: refused
     enter_waiting_round(keeper, "Cy", {"Ann": "XX", "Bob": "1"})  # refused: discarded below
     enter_waiting_round(keeper, "Ann", {"Bob": "2", "Cy": "3"})
 
-    context.set_offline(False)
+    page.context.set_offline(False)
     # Round 1 is stored; round 2 is refused, and nothing after it is sent.
     note = page.locator(".pending-note")
     expect(note).to_contain_text("Round 2 was not saved: Ann: 'ZZ' is not points or a card")
@@ -258,25 +269,26 @@ def test_a_refused_round_stops_the_queue_until_fixed_or_discarded(
     page.once("dialog", lambda dialog: dialog.accept())
     keeper.tap(keeper.button("Discard round 3"))
     page.wait_for_url(re.compile(rf"/games/{game}$"))
-    expect(page.locator("tr#r3")).to_be_visible()
-    expect(page.locator("tr.pending")).to_have_count(0)
-    assert rounds_of(keeper, game) == [
-        {"went_out": "Ann", "hands": {"Bob": 10, "Cy": 5}},
-        {"went_out": "Bob", "hands": {"Ann": 9, "Cy": 6}},
-        {"went_out": "Ann", "hands": {"Bob": 2, "Cy": 3}},
-    ]
+    all_stored(
+        keeper,
+        game,
+        [
+            {"went_out": "Ann", "hands": {"Bob": 10, "Cy": 5}},
+            {"went_out": "Bob", "hands": {"Ann": 9, "Cy": 6}},
+            {"went_out": "Ann", "hands": {"Bob": 2, "Cy": 3}},
+        ],
+    )
 
 
 def test_an_expiry_waits_for_the_keepers_re_buy_or_drop(page: Page, live_server: str) -> None:
-    keeper = Keeper(page, live_server)
-    game = ready_game(keeper, "Vegas Rummy", first_dealer="Ann", settings={"Buy-in": "2.00"})
-    context = page.context
-    context.set_offline(True)
+    keeper, game = offline_game(
+        page, live_server, "Vegas Rummy", first_dealer="Ann", settings={"Buy-in": "2.00"}
+    )
     enter_waiting_round(keeper, "Ann", {"Bob": "60", "Cy": "30"})
     enter_waiting_round(keeper, "Cy", {"Ann": "20", "Bob": "45"})  # Bob reaches 105
     enter_waiting_round(keeper, "Ann", {"Bob": "10", "Cy": "10"})
 
-    context.set_offline(False)
+    page.context.set_offline(False)
     expect(page.locator(".pending-note")).to_contain_text(
         "Round 2 was not saved: Bob reached 105: re-buy for $2.00 (back to 30) or drop out?"
     )
@@ -294,21 +306,21 @@ def test_an_expiry_waits_for_the_keepers_re_buy_or_drop(page: Page, live_server:
     expect(keeper.hand_input("Cy")).to_have_value("10")
     expect(keeper.hand_box("Bob")).to_have_count(0)
     keeper.save()
-    expect(page.locator("tr#r3")).to_be_visible()
-    expect(page.locator("tr.pending")).to_have_count(0)
-    stored = rounds_of(keeper, game)
-    assert [r["went_out"] for r in stored] == ["Ann", "Cy", "Ann"]
-    assert stored[1]["drops"] == ["Bob"] and stored[1]["hands"] == {"Ann": 20, "Bob": 45}
-    assert stored[2]["hands"] == {"Cy": 10}  # Bob is out of the game
+    all_stored(
+        keeper,
+        game,
+        [
+            {"went_out": "Ann", "hands": {"Bob": 60, "Cy": 30}},
+            {"went_out": "Cy", "hands": {"Ann": 20, "Bob": 45}, "drops": ["Bob"]},
+            {"went_out": "Ann", "hands": {"Cy": 10}},  # Bob is out of the game
+        ],
+    )
 
 
 def test_a_round_from_another_phone_meanwhile_is_not_overwritten(
     page: Page, live_server: str, new_context: Callable[..., BrowserContext]
 ) -> None:
-    keeper = Keeper(page, live_server)
-    game = ready_game(keeper)
-    context = page.context
-    context.set_offline(True)
+    keeper, game = offline_game(page, live_server)
     enter_waiting_round(keeper, "Ann", {"Bob": "1", "Cy": "2"})
     enter_waiting_round(keeper, "Bob", {"Ann": "3", "Cy": "4"})
 
@@ -318,7 +330,7 @@ def test_a_round_from_another_phone_meanwhile_is_not_overwritten(
     other.enter_round("Cy", {"Ann": "5", "Bob": "6"})
     assert len(rounds_of(other, game)) == 1
 
-    context.set_offline(False)
+    page.context.set_offline(False)
     expect(page.locator(".pending-note")).to_contain_text(
         "Round 1 was not saved: The game was changed on another phone while this round waited"
     )
@@ -327,22 +339,22 @@ def test_a_round_from_another_phone_meanwhile_is_not_overwritten(
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 2")  # the game as it is
     expect(keeper.hand_input("Cy")).to_have_value("2")
     keeper.save()
-    expect(page.locator("tr#r3")).to_be_visible()
-    expect(page.locator("tr.pending")).to_have_count(0)
-    assert rounds_of(keeper, game) == [
-        {"went_out": "Cy", "hands": {"Ann": 5, "Bob": 6}},
-        {"went_out": "Ann", "hands": {"Bob": 1, "Cy": 2}},
-        {"went_out": "Bob", "hands": {"Ann": 3, "Cy": 4}},
-    ]
+    all_stored(
+        keeper,
+        game,
+        [
+            {"went_out": "Cy", "hands": {"Ann": 5, "Bob": 6}},
+            {"went_out": "Ann", "hands": {"Bob": 1, "Cy": 2}},
+            {"went_out": "Bob", "hands": {"Ann": 3, "Cy": 4}},
+        ],
+    )
 
 
 def test_logout_clears_the_phone_and_another_account_sees_nothing(
     page: Page, live_server: str
 ) -> None:
-    keeper = Keeper(page, live_server)
-    game = ready_game(keeper)
+    keeper, game = offline_game(page, live_server)
     context = page.context
-    context.set_offline(True)
     enter_waiting_round(keeper, "Ann", {"Bob": "10", "Cy": "5"})
     context.set_offline(False)
     expect(page.locator("tr.pending")).to_have_count(0)  # sent
@@ -383,6 +395,37 @@ def test_logout_clears_the_phone_and_another_account_sees_nothing(
         text = second.text("main")
         assert not any(name in text for name in PLAYERS), text
         assert "Friday cards" not in text, text
+
+
+def test_a_login_that_ended_keeps_its_rounds_for_its_account_only(
+    page: Page, live_server: str
+) -> None:
+    """The keeper's login ends without logging out (it expired, cookies were cleared) while
+    a round waits. Another account on the phone sees none of the first one's pages and its
+    session never sends that round; the first account's next login does."""
+    keeper, game = offline_game(page, live_server)
+    context = page.context
+    enter_waiting_round(keeper, "Ann", {"Bob": "10", "Cy": "5"})
+    context.clear_cookies()
+    context.set_offline(False)
+    second = Keeper(page, live_server)
+    second.sign_up("second@example.com")
+    kept = page.evaluate(KEPT_ON_PHONE)
+    assert kept["rounds"] == 1  # the first account's round, not lost
+    assert len(kept["pages"]) <= 1  # the second account's own pages, if any yet
+    context.set_offline(True)
+    page.goto(f"{live_server}/games/{game}")
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    assert not any(name in second.text("main") for name in PLAYERS)
+    context.set_offline(False)
+    second.goto("/")
+    second.tap(second.button("Log out"))
+    expect(page.get_by_text("Logged out.")).to_be_visible()
+    assert page.evaluate(KEPT_ON_PHONE) == {"pages": [], "rounds": 1}
+
+    log_in(keeper)  # a new login, a new CSRF token: the round is sent with it
+    keeper.goto(f"/games/{game}")
+    all_stored(keeper, game, [{"went_out": "Ann", "hands": {"Bob": 10, "Cy": 5}}])
 
 
 def test_without_a_service_worker_the_round_stays_in_the_form(
