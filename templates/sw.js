@@ -143,20 +143,19 @@ async function remember(path, response) {
 
 {# The sheet of a running game links to its round form: keep that form too, as of the
    same version, so that a round can be entered offline from the sheet. #}
-async function keepRoundForm(cache, sheet, game) {
+function keepRoundForm(cache, sheet, game) {
   const version = first(sheet, /\/rounds\/new" data-version="(\d+)"/);
-  const path = "games/" + game + "/rounds/new";
-  if (!version || prefetching.has(path)) return;
-  const kept = await cache.match(address(path));
-  if (kept && first(await kept.text(), /name="version" value="(\d+)"/) === version) return;
-  const done = fetch(address(path), { credentials: "same-origin", redirect: "manual" })
-    .then((form) => (form.status === 200 ? remember(path, form) : null));
-  prefetching.set(path, done);
-  try {
-    await done;
-  } finally {
-    prefetching.delete(path);
+  const url = address("games/" + game + "/rounds/new");
+  if (!version) return null;
+  if (!prefetching.has(url)) { {# set before any await: callers at the same time share it #}
+    prefetching.set(url, (async () => {
+      const kept = await cache.match(url);
+      if (kept && first(await kept.text(), /name="version" value="(\d+)"/) === version) return;
+      const form = await fetch(url, { credentials: "same-origin", redirect: "manual" });
+      if (form.status === 200) await remember(below(url), form);
+    })().finally(() => prefetching.delete(url)));
   }
+  return prefetching.get(url);
 }
 
 async function trim(cache) {
@@ -188,7 +187,10 @@ function newId() {
 {# A kept page, marked as such: a banner with its age; a round form gets new submission ids,
    as the server gives each form it draws, so each round typed on it is a round of its own. #}
 async function fromCache(path) {
-  await (writing.get(address(path)) || Promise.resolve()).catch(() => {});
+  for (const busy of [prefetching, writing]) {
+    const pending = busy.get(address(path));
+    if (pending) await withTimeout(pending, PAGE_WAIT_MS).catch(() => {});
+  }
   const cache = await keptPages();
   const kept = cache && (await cache.match(address(path)));
   if (!kept) return null;
