@@ -20,19 +20,27 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, Playwright, Route, expect
 
-from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, PHONE, TIMEOUT_MS
 from tests.browser.keeper import PASSWORD, Keeper
 
 pytestmark = pytest.mark.browser
 
 PLAYERS = ["Ann", "Bob", "Cy"]
-# Are these pages kept by the service worker (in the logged-in account's cache)?
-KEPT = """async (paths) => {
-  const name = (await caches.keys()).find((n) => n.startsWith("pages-"));
-  if (!name) return false;
-  const cache = await caches.open(name);
-  for (const path of paths) if (!(await cache.match(location.origin + path))) return false;
-  return true;
+# Wait until the service worker keeps these pages (in the logged-in account's cache): asked
+# again and again inside the page (wait_for_function does not wait for a promise).
+KEPT = """async ([paths, ms]) => {
+  const kept = async () => {
+    const name = (await caches.keys()).find((n) => n.startsWith("pages-"));
+    if (!name) return false;
+    const cache = await caches.open(name);
+    for (const path of paths) if (!(await cache.match(location.origin + path))) return false;
+    return true;
+  };
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (await kept()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
 }"""
 # What the phone keeps: the page caches and the rounds waiting in IndexedDB.
 KEPT_ON_PHONE = """async () => {
@@ -75,7 +83,7 @@ def ready_game(keeper: Keeper, variant: str = "Rummy", **options: Any) -> int:
 
 
 def wait_kept(page: Page, *paths: str) -> None:
-    page.wait_for_function(KEPT, arg=list(paths))
+    assert page.evaluate(KEPT, [list(paths), TIMEOUT_MS]), f"not kept: {paths}"
 
 
 def pending(page: Page) -> list[list[str]]:
