@@ -63,7 +63,7 @@ def _worker_version(static: str, templates: str) -> str:
 def service_worker() -> Response:
     """The service worker, served at the root so that its scope is the whole app."""
     version = _worker_version(
-        current_app.static_folder or "static", current_app.template_folder or "templates"
+        current_app.static_folder or "static", str(current_app.template_folder or "templates")
     )
     body = render_template(
         "sw.js",

@@ -339,17 +339,17 @@ def _values_from_round(data: dict[str, Any], players: list[RoundPlayer]) -> dict
 # ------------------------------------------------------------------------ routes ---
 @bp.route("/games/<id:game_id>/rounds/new", methods=["GET", "POST"])
 @with_stamp
-def new_round(game_id: int) -> Response | tuple[str, int]:
+def new_round(game_id: int) -> Response | tuple[str | Response, int]:
     return _round_view(game_id, None)
 
 
 @bp.route("/games/<id:game_id>/rounds/<int:number>", methods=["GET", "POST"])
 @with_stamp
-def edit_round(game_id: int, number: int) -> Response | tuple[str, int]:
+def edit_round(game_id: int, number: int) -> Response | tuple[str | Response, int]:
     return _round_view(game_id, number)
 
 
-def _round_view(game_id: int, number: int | None) -> Any:
+def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Response, int]:
     # The login, the owner and the game's version came in one query (``with_stamp``);
     # the standings of that version are usually kept by it, and then no round is loaded.
     game = game_or_404(game_id, eager=False)
