@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, NoReturn, ParamSpec, TypeVar, overload
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached, selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -131,6 +131,36 @@ def _recorded(game_id: int, submission: str | None) -> bool | int | None:
         )
     ).first()
     return False if row is None else row.round_number
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A change already recorded under a submission id: the round it saved (if any), and
+    the game's version as that change left it, or None when another change to the
+    game's record came after it."""
+
+    round_number: int | None
+    version: int | None
+
+
+def recorded(game_id: int, submission: str) -> Recorded | None:
+    """What the change sent with ``submission`` recorded, or None if nothing yet. Every
+    change to a record writes its Edit in the commit that counts the version up, after
+    taking the game's row lock, so "its Edit is the game's latest" means "nothing changed
+    the record since" (deleting and restoring the night count the version up and leave
+    the record as it was): then the version now is the version it left. A phone that
+    queued rounds offline sends the next one against that version, so it goes on top of
+    exactly the round before it, never on top of a change from another phone. One
+    statement, so one snapshot."""
+    latest = select(func.max(Edit.id)).where(Edit.game_id == game_id).scalar_subquery()
+    row = db.session.execute(
+        select(Edit.round_number, Edit.id == latest, Game.version)
+        .join(Game, Game.id == Edit.game_id)
+        .where(Edit.game_id == game_id, Edit.submission == submission)
+    ).first()
+    if row is None:
+        return None
+    return Recorded(row[0], int(row[2]) if row[1] else None)
 
 
 # About 16 bytes of replay per byte of the record's JSON (tests/rules/test_cache.py): the

@@ -29,6 +29,7 @@ from ..rules import format_money
 from ..rules.money import use_money_locale
 from ..services import login_from_stamp
 from .headers import PUBLIC_PREFIX, StandardHeaders
+from .offline import wants_json
 
 
 class IdConverter(IntegerConverter):
@@ -92,8 +93,9 @@ def _nobody_on_public_pages() -> None:
 
 
 def _error(code: int, title: str, message: str) -> tuple[str | Response, int]:
-    if request.path.startswith("/api/"):
-        # The API answers in JSON, even before a view runs (an id out of range, a 405).
+    if request.path.startswith("/api/") or wants_json():
+        # The API answers in JSON, even before a view runs (an id out of range, a 405); so
+        # does every page to the phone's queue of rounds (web/offline.py).
         return jsonify({"error": API_MESSAGES.get(code, message)}), code
     return render_template("error.html", code=code, title=title, message=message), code
 
@@ -131,10 +133,10 @@ def _check_csrf() -> None:
 
 
 def init_app(app: Flask) -> None:
-    from . import api, auth, games, home, live, nights, printouts, regulars, settle
+    from . import api, auth, games, home, live, nights, offline, printouts, regulars, settle
 
     app.url_map.converters["id"] = IdConverter
-    for module in (home, auth, nights, settle, regulars, games, printouts, api, live):
+    for module in (home, auth, nights, settle, regulars, games, printouts, api, live, offline):
         app.register_blueprint(module.bp)
     app.before_request(_check_csrf)
     app.before_request(_nobody_on_public_pages)

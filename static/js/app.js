@@ -1,6 +1,7 @@
-// Scorekeeper's only script. Every page works without it; it makes the table quicker:
-// the card counter, live sums (with Texas multipliers), undo that fades, confirmations,
-// and keeping the screen awake while a game is open.
+// Scorekeeper's script. Every page works without it; it makes the table quicker: the card
+// counter, live sums (with Texas multipliers), undo that fades, confirmations, keeping
+// the screen awake while a game is open, and the service worker for no network (offline.js
+// draws the rounds waiting on the phone, loaded only when there are some).
 (function () {
   "use strict";
 
@@ -169,9 +170,10 @@
       else input.blur();
     });
     markOut();
-    form.addEventListener("submit", function () {
+    form.addEventListener("submit", function (e) {
       var button = form.querySelector("button[type=submit]");
-      if (button) { setTimeout(function () { button.disabled = true; }, 0); }
+      // Not when the form was kept (offline.js: no connection, the round stays in it).
+      if (button) { setTimeout(function () { button.disabled = !e.defaultPrevented; }, 0); }
     });
   }
 
@@ -221,6 +223,122 @@
     }
   }
 
+  // With no network. On the keeper's pages the service worker (templates/sw.js) keeps
+  // pages and rounds for when there is none; every page load and the network coming back
+  // ask it to send the rounds waiting; a sheet or round form of a game with rounds waiting
+  // loads offline.js to show them; logging out clears the phone. Without a service worker,
+  // a round form with no connection says so instead of the browser's error page.
+  function offline() {
+    var meta = document.querySelector('meta[name="sk-account"]');
+    if (!meta || !meta.content) return;
+    var workers = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+    var path = /\/games\/(\d+)(\/rounds\/new)?$/.exec(location.pathname);
+    var form = path && path[2] ? document.querySelector("form.round-form") : null;
+    var sheet = path && !path[2] && document.body.classList.contains("sheet-page");
+    if (document.body.hasAttribute("data-offline")) { // a kept copy: no Undo from it
+      var undo = document.querySelector("[data-undo]");
+      if (undo) undo.hidden = true;
+    }
+    if (form && !(workers && workers.controller)) withoutWorker(form);
+    if (!workers) return;
+    // A question to the worker; null when there is none, or no answer in time.
+    function ask(message) {
+      message.account = meta.content;
+      return new Promise(function (resolve) {
+        var timer = setTimeout(function () { resolve(null); }, 3000);
+        workers.ready.then(function (registration) {
+          var worker = workers.controller || registration.active;
+          var channel = new MessageChannel();
+          channel.port1.onmessage = function (e) { clearTimeout(timer); resolve(e.data); };
+          worker.postMessage(message, [channel.port2]);
+        });
+      });
+    }
+    var shared = window.scorekeeper = { ask: ask, game: path ? parseInt(path[1], 10) : null };
+    function showWaiting() {
+      if (!sheet && !form) return;
+      ask({ op: "list", game: shared.game }).then(function (answer) {
+        // A round stored since this sheet was asked for: it may not be on it yet.
+        if (sheet && answer && answer.sent_at > performance.timeOrigin) {
+          location.reload();
+          return;
+        }
+        var rounds = (answer && answer.rounds) || [];
+        if (shared.show) { shared.show(rounds); return; }
+        if (!rounds.length) return;
+        var script = document.createElement("script");
+        script.src = meta.getAttribute("data-offline");
+        script.onload = function () { shared.show(rounds); };
+        document.head.appendChild(script);
+      });
+    }
+    window.addEventListener("load", function () {
+      workers.register(meta.getAttribute("data-sw")).catch(function () {});
+    });
+    ask({ op: "hello", url: location.href, controlled: !!workers.controller });
+    window.addEventListener("online", function () { ask({ op: "flush" }); });
+    workers.addEventListener("message", function (e) {
+      var news = e.data || {};
+      if (news.op === "queue" && news.game === shared.game) showWaiting();
+      if (news.op === "sent" && sheet && news.games.indexOf(shared.game) >= 0) location.reload();
+    });
+    if (workers.controller) showWaiting();
+    var logout = document.querySelector('form[action$="/logout"]');
+    if (logout) logout.addEventListener("submit", function (e) {
+      if (!workers.controller || logout.hasAttribute("data-cleared")) return;
+      e.preventDefault();
+      ask({ op: "all" }).then(function (answer) {
+        var n = answer && answer.rounds ? answer.rounds.length : 0;
+        var one = n === 1;
+        if (n && !window.confirm(n + (one ? " round" : " rounds") + " typed on this phone " +
+          (one ? "has" : "have") + " not been sent yet. Logging out deletes " +
+          (one ? "it" : "them") + " from this phone. Log out anyway?")) return null;
+        return ask({ op: "logout" }).then(function () {
+          logout.setAttribute("data-cleared", "");
+          logout.submit();
+        });
+      });
+    });
+  }
+
+  // No service worker: before a round is sent, is the server there? If not, the round
+  // stays in the form, and the keeper is told so.
+  function withoutWorker(form) {
+    var busy = false;
+    var probe = document.querySelector("link[rel=icon]").href;
+    form.addEventListener("submit", function (e) {
+      if (form.hasAttribute("data-reached")) return;
+      e.preventDefault();
+      if (busy) return;
+      busy = true;
+      var timer;
+      new Promise(function (resolve) {
+        timer = setTimeout(function () { resolve(false); }, 5000);
+        fetch(probe, { method: "HEAD", cache: "no-store" }).then(
+          function () { resolve(true); }, function () { resolve(false); });
+      }).then(function (reached) {
+        clearTimeout(timer);
+        busy = false;
+        if (reached) {
+          form.setAttribute("data-reached", "");
+          HTMLFormElement.prototype.submit.call(form);
+          return;
+        }
+        var say = document.querySelector(".no-connection");
+        if (!say) {
+          say = document.createElement("p");
+          say.className = "flash flash-error no-connection";
+          say.setAttribute("role", "alert");
+          say.textContent = "No connection: your round is still in the form. Save again " +
+            "when the network is back.";
+          form.parentNode.insertBefore(say, form);
+        }
+        say.scrollIntoView({ block: "nearest" });
+        form.querySelector("button[type=submit]").disabled = false;
+      });
+    });
+  }
+
   function setup() {
     document.querySelectorAll("form.round-form").forEach(setupRoundForm);
     document.querySelectorAll("form[data-confirm]").forEach(function (form) {
@@ -246,6 +364,7 @@
     }
     var saved = document.querySelector(".just-saved");
     if (saved) showSaved(saved);
+    offline();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);

@@ -6,6 +6,7 @@ these contexts are made with bypass_csp=True."""
 from __future__ import annotations
 
 import importlib.util
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.browser.harness import open_context, start_server
 from tests.browser.keeper import Keeper, texas_record
+from tests.browser.test_offline import enter_waiting_round, wait_kept
 
 pytestmark = pytest.mark.browser
 
@@ -82,6 +84,25 @@ def round_with_errors(keeper: Keeper) -> None:
     expect(keeper.page.locator("p.error").first).to_be_visible()
 
 
+def rounds_waiting(keeper: Keeper) -> None:
+    """Offline: the kept sheet, its banner, and a round waiting as a pending row."""
+    sheet = keeper.path()
+    wait_kept(keeper.page, sheet, sheet + "/rounds/new")
+    keeper.page.context.set_offline(True)
+    enter_waiting_round(keeper, "Cy", {"Ann": "5", "Bob": "3", "Dee": "4"})
+
+
+def round_refused(keeper: Keeper) -> None:
+    """A waiting round the server refused, back in its form with the reason and Discard."""
+    sheet = keeper.path()
+    wait_kept(keeper.page, sheet, sheet + "/rounds/new")
+    keeper.page.context.set_offline(True)
+    enter_waiting_round(keeper, "Cy", {"Ann": "ZZ", "Bob": "3", "Dee": "4"})
+    keeper.page.context.set_offline(False)
+    keeper.follow(keeper.link(re.compile(r"^Fix or discard round \d+$")))
+    expect(keeper.button(re.compile(r"^Discard round \d+$"))).to_be_visible()
+
+
 # name -> (path, logged in, what the keeper does there before axe looks)
 PAGES: dict[str, tuple[str, bool, Callable[[Keeper], None] | None]] = {
     "sign-in": ("/login", False, None),
@@ -97,6 +118,8 @@ PAGES: dict[str, tuple[str, bool, Callable[[Keeper], None] | None]] = {
     "round-with-errors": ("/games/{long}/rounds/new", True, round_with_errors),
     "payout": ("/nights/{night}/payout", True, None),
     "history": ("/games/{long}/history", True, None),
+    "sheet-rounds-waiting": ("/games/{long}", True, rounds_waiting),
+    "round-refused": ("/games/{long}", True, round_refused),
 }
 
 

@@ -36,6 +36,7 @@ PUBLIC_PAGES = {
     "home.index",
     "home.help_page",
     "home.manifest",
+    "offline.service_worker",  # the browser checks it for updates logged out too
     "auth.signup",
     "auth.login",
     "static",

@@ -32,6 +32,7 @@ from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_money, name_key
 from ...rules.cards import MAX_CARDS_IN_HAND, parse_flipped_card
 from ...rules.record import MAX_HAND_POINTS
+from .. import offline
 from .blueprint import bp, game_or_404, with_stamp
 from .sheet import render_sheet
 
@@ -57,6 +58,7 @@ class RoundEntry:
     values: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     expiries: list[dict[str, Any]] = field(default_factory=list)
+    queued: bool = False  # sent from the phone's queue: answered in JSON (web/offline.py)
 
     @classmethod
     def open(cls, game: Game, s: Standings, number: int | None) -> RoundEntry:
@@ -225,7 +227,9 @@ class RoundEntry:
         return key if key in shown else "general"
 
     # -- the page -----------------------------------------------------------------------
-    def render(self, form: VersionedForm, status: int = 200) -> tuple[str, int]:
+    def render(self, form: VersionedForm, status: int = 200) -> tuple[str | Response, int]:
+        if self.queued:
+            return offline.not_saved(self, status)
         s, variant = self.s, self.s.variant
         settings = s.record.settings
         upcoming = None if self.editing else s.upcoming(self.game.pending_joins)
@@ -337,25 +341,33 @@ def _values_from_round(data: dict[str, Any], players: list[RoundPlayer]) -> dict
 # ------------------------------------------------------------------------ routes ---
 @bp.route("/games/<id:game_id>/rounds/new", methods=["GET", "POST"])
 @with_stamp
-def new_round(game_id: int) -> Response | tuple[str, int]:
+def new_round(game_id: int) -> Response | tuple[str | Response, int]:
     return _round_view(game_id, None)
 
 
 @bp.route("/games/<id:game_id>/rounds/<int:number>", methods=["GET", "POST"])
 @with_stamp
-def edit_round(game_id: int, number: int) -> Response | tuple[str, int]:
+def edit_round(game_id: int, number: int) -> Response | tuple[str | Response, int]:
     return _round_view(game_id, number)
 
 
-def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
+def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Response, int]:
     # The login, the owner and the game's version came in one query (``with_stamp``);
     # the standings of that version are usually kept by it, and then no round is loaded.
     game = game_or_404(game_id, eager=False)
     s = services.standings_at(game, g.stamp)[0] if g.stamp else services.standings_for(game)
+    # A new round the phone queued offline and sends now: the same checks, answered in
+    # JSON (what became of it, and the version the next queued round goes on top of).
+    queued = number is None and request.method == "POST" and offline.wants_json()
+    if queued and (done := offline.saved(game_id, request.form.get("submission", ""))):
+        return done
     if number is None and s.finished:
+        if queued:
+            return offline.refused("This game is over: no more rounds.")
         flash("This game is over: no more rounds.", "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     entry = RoundEntry.open(game, s, number)
+    entry.queued = queued
     form = VersionedForm()
     if not form.is_submitted():  # GET and HEAD
         form.version.data, form.submission.data = str(game.version), new_submission()
@@ -380,6 +392,8 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
             user=current_user,
         )
     except services.Duplicate as dup:
+        if queued and (done := offline.saved(game_id, form.submission.data)):
+            return done  # stored a moment ago by the same round sent twice at once
         flash(
             f"Round {dup.round_number or entry.number} was already saved (sent twice): it is "
             "recorded once.",
@@ -387,10 +401,14 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str, int]:
         )
         return redirect(url_for("games.sheet", game_id=game_id))
     except services.Conflict:
-        return _conflict(game_id, entry)
+        return offline.changed_meanwhile() if queued else _conflict(game_id, entry)
     except RecordError as exc:
         entry.refuse(exc)
         return entry.render(form, 422)
+    if queued:
+        done = offline.saved(game_id, form.submission.data)
+        assert done is not None  # the save recorded its submission, in its commit
+        return done
     if entry.editing:
         flash(f"Round {entry.number} corrected; everything after it is recomputed.", "success")
         return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"r{entry.number}"))

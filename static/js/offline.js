@@ -1,0 +1,192 @@
+// The rounds waiting on the phone (kept by the service worker, templates/sw.js), drawn by
+// app.js's call to show() when the game has some: on the sheet as pending rows with the
+// hands as typed, and totals marked as the saved rounds' only; on a round form typed
+// behind them, its number after theirs; a round the server refused back in its form, with
+// the reason, to fix and save or to discard.
+(function () {
+  "use strict";
+
+  var shared = window.scorekeeper;
+  var game = shared.game;
+  var roundForm = /\/rounds\/new$/.test(location.pathname)
+    ? document.querySelector("form.round-form") : null;
+  var sheetUrl = location.pathname.replace(/\/rounds\/new$/, "");
+  var SKIP = /^(csrf_token|version|submission|round_number|expiry_seen|queued_after)$/;
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text) node.textContent = text;
+    return node;
+  }
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  function fieldsOf(round) {
+    var out = {};
+    round.fields.forEach(function (f) { if (!(f[0] in out)) out[f[0]] = f[1]; });
+    return out;
+  }
+  function clock(ms) {
+    return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  // ------------------------------------------------------------------ the sheet ---
+  function showOnSheet(rounds) {
+    var table = document.querySelector("table.grid");
+    if (!table) return;
+    Array.prototype.forEach.call(document.querySelectorAll(".pending, .pending-note, .saved-only"),
+      function (node) { node.parentNode.removeChild(node); });
+    var body = table.tBodies[0];
+    var none = body.querySelector("td[colspan]");
+    if (none) none.parentNode.hidden = rounds.length > 0;
+    if (!rounds.length) return;
+    var seats = Array.prototype.map.call(table.querySelectorAll("th.pn"), function (th) {
+      return th.getAttribute("data-seat");
+    });
+    rounds.forEach(function (round) {
+      var typed = fieldsOf(round);
+      var row = el("tr", "pending" + (round.stopped ? " stopped" : ""));
+      var head = el("th", "rl", String(round.number));
+      head.scope = "row";
+      head.appendChild(el("small", "sub", round.stopped ? "not saved" : "pending"));
+      row.appendChild(head);
+      seats.forEach(function (seat) {
+        var cell = el("td", "num");
+        if (typed.went_out === seat) {
+          cell.className += " out-cell";
+          cell.textContent = "out";
+        } else if (("hand-" + seat) in typed) {
+          cell.textContent = typed["hand-" + seat] || "–";
+        }
+        row.appendChild(cell);
+      });
+      body.appendChild(row);
+    });
+    var total = table.querySelector("tr.totals th");
+    if (total) total.appendChild(el("small", "sub saved-only", "saved only"));
+    var first = rounds[0];
+    var note;
+    if (first.stopped) {
+      note = el("div", "flash flash-error pending-note");
+      note.setAttribute("role", "alert");
+      note.appendChild(el("p", "", "Round " + first.number + " was not saved: " + first.stopped.reason));
+      var fix = el("a", "", "Fix or discard round " + first.number);
+      fix.href = location.pathname + "/rounds/new";
+      var behind = rounds.length - 1;
+      var more = behind ? " (" + plural(behind, "more round") + (behind === 1 ? " waits" : " wait") +
+        " behind it)" : "";
+      var line = el("p");
+      line.appendChild(fix);
+      line.appendChild(document.createTextNode(more));
+      note.appendChild(line);
+    } else {
+      note = el("p", "flash flash-warning pending-note", plural(rounds.length, "round") +
+        " typed on this phone " + (rounds.length === 1 ? "waits" : "wait") + " for the network: " +
+        "sent in order as soon as it is back. Totals and the banner count only the saved rounds.");
+      note.setAttribute("role", "status");
+    }
+    var wrap = table.closest(".grid-wrap");
+    wrap.parentNode.insertBefore(note, wrap);
+    var enter = document.querySelector('.bottom-bar a[href$="/rounds/new"]');
+    if (enter) {
+      enter.textContent = first.stopped ? "Fix round " + first.number
+        : "Enter round " + (rounds[rounds.length - 1].number + 1);
+    }
+    wrap.scrollTop = wrap.scrollHeight; // the rows just typed, in view
+  }
+
+  // --------------------------------------------------------------- the round form ---
+  function hidden(name, value) {
+    var input = roundForm.querySelector('input[name="' + name + '"]');
+    if (!input) {
+      input = el("input");
+      input.type = "hidden";
+      input.name = name;
+      roundForm.appendChild(input);
+    }
+    input.value = value;
+  }
+
+  function showOnForm(rounds) {
+    Array.prototype.forEach.call(document.querySelectorAll(".queue-note"), function (node) {
+      node.parentNode.removeChild(node);
+    });
+    if (!rounds.length) return;
+    var head = rounds[0];
+    var own = roundForm.querySelector("input[name=submission]").value === head.id;
+    if (head.stopped && !own) { refill(head); own = true; }
+    if (own) { aboutHead(head, rounds.length - 1); return; }
+    // Typed behind rounds that wait: saved after them, as the round after the last.
+    var last = rounds[rounds.length - 1];
+    var number = last.number + 1;
+    var heading = document.querySelector("h1");
+    if (heading) heading.textContent = "Round " + number;
+    var save = roundForm.querySelector("button[type=submit]");
+    if (save && /^Save round \d+$/.test(save.textContent)) save.textContent = "Save round " + number;
+    hidden("round_number", String(number));
+    hidden("queued_after", last.id);
+    roundForm.classList.add("behind-queue");
+    var note = el("p", "flash flash-warning queue-note", plural(rounds.length, "round") +
+      " typed on this phone " + (rounds.length === 1 ? "waits" : "wait") + " to be sent: this " +
+      "one is saved after " + (rounds.length === 1 ? "it" : "them") + ". Who deals and the " +
+      "totals shown are from before " + (rounds.length === 1 ? "it" : "them") + ".");
+    note.setAttribute("role", "status");
+    roundForm.parentNode.insertBefore(note, roundForm);
+  }
+
+  // The round that stopped the queue, as typed, in today's form (its own submission id):
+  // the keeper fixes it and saves it, and the queue goes on after it.
+  function refill(round) {
+    Array.prototype.forEach.call(roundForm.querySelectorAll("input[type=checkbox]"), function (box) {
+      box.checked = false;
+    });
+    round.fields.forEach(function (field) {
+      if (SKIP.test(field[0])) return;
+      Array.prototype.forEach.call(roundForm.querySelectorAll('[name="' + field[0] + '"]'), function (input) {
+        if (input.type === "radio") input.checked = input.value === field[1];
+        else if (input.type === "checkbox") input.checked = true;
+        else input.value = field[1];
+      });
+    });
+    hidden("submission", round.id);
+    var out = roundForm.querySelector("input[name=went_out]:checked");
+    if (out) out.dispatchEvent(new Event("change", { bubbles: true }));
+    window.dispatchEvent(new Event("pageshow")); // app.js reads the hands again
+    var errors = round.stopped.errors || {};
+    Object.keys(errors).forEach(function (name) {
+      var input = roundForm.querySelector('input[name="' + name + '"]:not([type=hidden])');
+      if (!input) return;
+      input.setAttribute("aria-invalid", "true");
+      var box = input.closest("[data-hand], .field") || input.parentNode;
+      box.classList.add("has-error");
+      box.appendChild(el("p", "error", errors[name]));
+    });
+  }
+
+  // On the first waiting round's own form: what became of it, and Discard.
+  function aboutHead(round, behind) {
+    var note = el("div", "flash queue-note " + (round.stopped ? "flash-error" : "flash-warning"));
+    note.setAttribute("role", round.stopped ? "alert" : "status");
+    var typed = "Round " + round.number + ", typed on this phone at " + clock(round.typed_at);
+    note.appendChild(el("p", "", round.stopped ? typed + ", was not saved: " + round.stopped.reason
+      : typed + ", is not saved yet."));
+    note.appendChild(el("p", "", "Fix it and save it, or discard it" + (behind
+      ? "; " + plural(behind, "more round") + " typed after it " + (behind === 1 ? "waits" : "wait") +
+        " until then." : ".")));
+    var discard = el("button", "", "Discard round " + round.number);
+    discard.type = "button";
+    discard.addEventListener("click", function () {
+      if (!window.confirm("Discard round " + round.number + " as typed? It will not be saved.")) return;
+      var version = roundForm.querySelector("input[name=version]").value;
+      shared.ask({ op: "discard", game: game, id: round.id, version: version }).then(function () {
+        location.assign(sheetUrl);
+      });
+    });
+    note.appendChild(discard);
+    roundForm.parentNode.insertBefore(note, roundForm);
+  }
+
+  shared.show = function (rounds) {
+    if (roundForm) showOnForm(rounds);
+    else showOnSheet(rounds);
+  };
+})();
