@@ -39,6 +39,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameResult, Night, Regular, User
 from scorekeeper.rules.record import MAX_PLAYERS
 from scorekeeper.rules.settings import MAX_ROUNDS
+from scorekeeper.services import state
 from scorekeeper.web import live
 
 MIGRATIONS = str(Path(__file__).resolve().parent.parent / "scorekeeper" / "migrations")
@@ -173,7 +174,7 @@ def main() -> None:
     with app.app_context():
         db.session.execute(delete(GameResult))
         db.session.commit()
-    services.STANDINGS_CACHE.clear()
+    state.STANDINGS_CACHE.clear()
     measure("/regulars, no stored results", lambda u: get(u, "/regulars"))
 
     links = {}
@@ -192,7 +193,7 @@ def main() -> None:
     def first_render(uid: int) -> Callable[[], Any]:
         def run() -> None:
             live.LIVE_PAGES.clear()
-            services.STANDINGS_CACHE.clear()
+            state.STANDINGS_CACHE.clear()
             get(uid, links[uid])()
 
         return run

@@ -34,10 +34,11 @@ from typing import Any  # noqa: E402
 
 from flask_migrate import upgrade  # noqa: E402
 
-from scorekeeper import create_app, services  # noqa: E402
+from scorekeeper import create_app  # noqa: E402
 from scorekeeper.reports.files import PDF_CACHE  # noqa: E402
 from scorekeeper.rules.record import MAX_PLAYERS  # noqa: E402
 from scorekeeper.rules.settings import MAX_ROUNDS  # noqa: E402
+from scorekeeper.services import state  # noqa: E402
 from scorekeeper.web.games.sheet import SHEET_CACHE  # noqa: E402
 from tests.samples import long_vegas  # noqa: E402
 
@@ -122,7 +123,7 @@ def main() -> None:
 
         def run() -> None:
             if cold:  # nothing of this game kept: parse, replay and render the page
-                services.STANDINGS_CACHE.clear()
+                state.STANDINGS_CACHE.clear()
                 SHEET_CACHE.clear()
             assert c.get(f"/games/{game}").status_code == 200
 

@@ -40,10 +40,10 @@ from wtforms.validators import (
 )
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .payments import KINDS
 from .rules.cards import normalise_code
 from .rules.money import parse_money
 from .rules.record import MAX_HAND_POINTS, MAX_NAME_LENGTH
+from .services.payments import KINDS
 
 # ISO 4217 codes; amounts are kept in each one's minor unit (JPY and KRW have none, KWD
 # and BHD have thousandths).

@@ -186,7 +186,7 @@ class RegularMerge(db.Model):
 
 class PaymentHandle(db.Model):
     """How a regular likes to be paid: a PayPal.me, Venmo, Revolut or Cash App handle, an
-    IBAN, or a line of text (see :mod:`scorekeeper.payments`)."""
+    IBAN, or a line of text (see :mod:`scorekeeper.services.payments`)."""
 
     __tablename__ = "payment_handles"
 
@@ -277,7 +277,7 @@ def _count_rewrite(_mapper: Any, _connection: Any, game: Game) -> None:
     """Every change to a game's row through the ORM is a rewrite: its rounds, seats, names,
     waiting joiners, settings or deletion may have changed, so no state drawn before it is
     the start of the record any more. The one change that is not, a round added at the
-    end, is written without the ORM (``services._append_round``) and leaves ``rewritten``
+    end, is written without the ORM (``services.state.append_round``) and leaves ``rewritten``
     alone. Only a row with a change of its own is updated (and its version counted up)."""
     session = object_session(game)
     if session is not None and session.is_modified(game, include_collections=False):
@@ -357,7 +357,7 @@ class LedgerEntry(db.Model):
 class GameResult(db.Model):
     """One person's results of one game as the engine worked them out at the game's
     ``version``: a stored fact the stats read instead of replaying every game of a
-    keeper's history (see :mod:`scorekeeper.results`, which keeps them up to date)."""
+    keeper's history (see :mod:`scorekeeper.services.results`, which keeps them up to date)."""
 
     __tablename__ = "game_results"
     __table_args__ = (UniqueConstraint("game_id", "person_id"),)

@@ -1,4 +1,4 @@
-"""Pay links and handles (scorekeeper.payments): the formats, and which currency each
+"""Pay links and handles (scorekeeper.services.payments): the formats, and which currency each
 service is offered in."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scorekeeper.payments import HandleError, clean_handle, pay_options
+from scorekeeper.services.payments import HandleError, clean_handle, pay_options
 
 HANDLES = [
     ("paypal", "AnnSmith"),

@@ -21,9 +21,10 @@ from datetime import date
 from flask_migrate import upgrade
 from sqlalchemy import select
 
-from scorekeeper import create_app, live, services
+from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.models import Night, User
+from scorekeeper.services import live
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo"]
 ROUNDS = 60

@@ -21,7 +21,7 @@ from ..rules import Standings
 from ..rules.money import to_major
 
 if TYPE_CHECKING:
-    from ..ledger import NightBook
+    from ..services.ledger import NightBook
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 

@@ -17,7 +17,7 @@ from ..rules.money import signed_money, step_label
 from .common import PotSummary, names_text, pot_summary
 
 if TYPE_CHECKING:
-    from ..ledger import NightBook
+    from ..services.ledger import NightBook
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,11 +46,12 @@ from flask import (
 )
 from flask_login import login_required
 
-from .. import ledger, live, services
+from .. import services
 from ..cache import DocumentCache
 from ..models import Game, LiveLink, Night
 from ..reports import book_summary
 from ..rules.money import use_money_locale
+from ..services import ledger, live
 from .games import game_or_404
 from .games.sheet import SheetView
 from .headers import templates_version, unchanged

@@ -17,7 +17,7 @@ from flask import (
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from .. import ledger, services
+from .. import services
 from ..forms import (
     ConfirmForm,
     DeleteNightForm,
@@ -30,11 +30,12 @@ from ..forms import (
     preferred_locale,
 )
 from ..models import Game, Night, Person
-from ..regulars import regulars_of
 from ..reports import NightSummary, book_summary
 from ..reports.spreadsheets import night_csv
 from ..rules import RecordError, Standings
 from ..rules.money import use_money_locale
+from ..services import ledger
+from ..services.regulars import regulars_of
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 

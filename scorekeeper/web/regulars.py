@@ -18,14 +18,13 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from .. import regulars as directory
-from .. import stats
 from ..extensions import db
 from ..forms import HandlesForm, MergeForm, RegularForm, RenameForm, checked_whole
 from ..models import Regular, RegularMerge
 from ..reports import spreadsheets
 from ..rules import format_money
-from ..services import AlreadyCreated
+from ..services import AlreadyCreated, stats
+from ..services import regulars as directory
 from .changes import attempt
 
 bp = Blueprint("regulars", __name__, url_prefix="/regulars")

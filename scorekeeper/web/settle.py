@@ -12,7 +12,7 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from .. import ledger, services
+from .. import services
 from ..forms import (
     CarryForm,
     LocaleForm,
@@ -29,6 +29,7 @@ from ..reports import book_summary
 from ..reports.pdf import render_summary_text
 from ..rules import RecordError, format_money
 from ..rules.money import rounding_steps, step_label
+from ..services import ledger
 from .changes import RACE, attempt
 from .nights import night_or_404
 

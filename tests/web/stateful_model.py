@@ -44,10 +44,11 @@ from hypothesis.stateful import (
 from sqlalchemy import delete, select
 from werkzeug.test import TestResponse
 
-from scorekeeper import ledger, services, stats
+from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, LedgerEntry, Night, Person, Regular, User
 from scorekeeper.rules import VARIANTS, get_variant, load_game, name_key, settle
+from scorekeeper.services import ledger, stats
 from tests.web.checks import snapshot
 from tests.web.keeper import Form, Keeper, forms_of, text_of
 
@@ -1426,10 +1427,11 @@ class CardNights(RuleBasedStateMachine):
 def _worker_caches() -> dict[tuple[Any, str], Any]:
     """The caches a worker keeps in memory, by (module, name)."""
     from scorekeeper.reports import files
+    from scorekeeper.services import state
     from scorekeeper.web import live
     from scorekeeper.web.games import sheet
 
-    places = [(services, "STANDINGS_CACHE"), (services, "DRAWN_STATES"),
+    places = [(state, "STANDINGS_CACHE"), (state, "DRAWN_STATES"),
               (sheet, "SHEET_CACHE"), (files, "PDF_CACHE"), (live, "LIVE_PAGES")]  # fmt: skip
     return {(module, name): getattr(module, name) for module, name in places}
 

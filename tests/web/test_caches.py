@@ -10,6 +10,7 @@ import re
 import pytest
 
 from scorekeeper.reports import files
+from scorekeeper.services import state
 from scorekeeper.web.games.sheet import SHEET_CACHE
 from tests.web.keeper import Keeper, forms_of, text_of
 
@@ -203,10 +204,10 @@ def test_rows_loaded_after_another_phone_saved_are_shown_not_kept(
             saved.append(0)
             with app.app_context():
                 saved[0] = client.post(url, data=other_phone).status_code
-            services.DRAWN_STATES.clear()  # as if it was saved by another worker
+            state.DRAWN_STATES.clear()  # as if it was saved by another worker
         return found
 
-    caches = (SHEET_CACHE.local, files.PDF_CACHE, services.DRAWN_STATES)
+    caches = (SHEET_CACHE.local, files.PDF_CACHE, state.DRAWN_STATES)
     for cache in caches:
         cache.clear()
     monkeypatch.setattr(services, "load_game", saved_after_the_games_row)
@@ -215,7 +216,7 @@ def test_rows_loaded_after_another_phone_saved_are_shown_not_kept(
     monkeypatch.setattr(services, "load_game", load_game)
     older = r"\.2(:|$)"  # the state the stamp read: version 2
     kept = [str(k) for k in SHEET_CACHE.local._entries]
-    kept += [drawn.key for drawn, _ in services.DRAWN_STATES._entries.values()]
+    kept += [drawn.key for drawn, _ in state.DRAWN_STATES._entries.values()]
     assert not [k for k in kept if re.search(older, k)], kept
     assert len(files.PDF_CACHE) == 0
     now = sheet(client, game)
@@ -244,7 +245,6 @@ def test_a_state_drawn_here_is_folded_on_only_when_the_record_starts_with_it(
     correction, an undo followed by a new round, a rename, a join, a delete and restore)
     the record is replayed. Either way the sheet shows what a replay of the exported
     record gives."""
-    from scorekeeper import services
     from scorekeeper.cache import ByteBoundedCache
     from scorekeeper.rules import load_game
 
@@ -255,9 +255,9 @@ def test_a_state_drawn_here_is_folded_on_only_when_the_record_starts_with_it(
     assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 7}).status_code == 302
     assert keeper.enter(game, "Bob", {"Ann": 1, "Cy": 2}).status_code == 302
     sheet(client, game)  # this worker draws the game after round 2
-    here = {name: getattr(services, name) for name in ("DRAWN_STATES",)}
+    here = {name: getattr(state, name) for name in ("DRAWN_STATES",)}
     for name in here:  # another worker, with caches of its own
-        monkeypatch.setattr(services, name, ByteBoundedCache(max_bytes=1 << 20))
+        monkeypatch.setattr(state, name, ByteBoundedCache(max_bytes=1 << 20))
     assert keeper.enter(game, "Bob", {"Ann": 3, "Cy": 4}).status_code == 302
     if change == "round 1 corrected":
         url = f"/games/{game}/rounds/1"
@@ -291,12 +291,12 @@ def test_a_state_drawn_here_is_folded_on_only_when_the_record_starts_with_it(
         last["Dee"] = 3
     assert keeper.enter(game, "Ann", last).status_code == 302
     for name, cache in here.items():  # back on this worker
-        monkeypatch.setattr(services, name, cache)
+        monkeypatch.setattr(state, name, cache)
     SHEET_CACHE.clear()
-    services.STANDINGS_CACHE.clear()
+    state.STANDINGS_CACHE.clear()
     replays: list[int] = []
-    replay = services.replay
-    monkeypatch.setattr(services, "replay", lambda record: replays.append(1) or replay(record))
+    replay = state.replay
+    monkeypatch.setattr(state, "replay", lambda record: replays.append(1) or replay(record))
     with counting(app) as statements:
         page = sheet(client, game)
     assert replays == ([] if change == "rounds added" else [1])
@@ -311,5 +311,5 @@ def test_a_state_drawn_here_is_folded_on_only_when_the_record_starts_with_it(
     expected = load_game(record)
     for p in expected.players:
         assert f"{p.total}" in page
-    kept = [drawn.standings for drawn, _ in services.DRAWN_STATES._entries.values()]
+    kept = [drawn.standings for drawn, _ in state.DRAWN_STATES._entries.values()]
     assert expected in kept  # kept by the new state, equal to a replay from round 1

@@ -29,9 +29,9 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import regulars, services
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Night, Person, Regular
+from scorekeeper.services import base, games, nights, regulars
 from tests.web.keeper import Keeper, text_of
 
 ORDERS = ["other first", "between", "this first"]
@@ -162,7 +162,7 @@ def _hook(monkeypatch, where: Any, name: str, before=None, after=None) -> None:
 
 def _signal_checks(monkeypatch, other: OtherTap) -> None:
     """The other post says when its one-time id was checked and found new."""
-    real = services._check_new
+    real = base.check_new
     mine = threading.get_ident()
 
     def check(user, submission):
@@ -170,7 +170,7 @@ def _signal_checks(monkeypatch, other: OtherTap) -> None:
         if threading.get_ident() != mine:
             other.checked.set()
 
-    monkeypatch.setattr(services, "_check_new", check)
+    monkeypatch.setattr(base, "check_new", check)
 
 
 @pytest.mark.parametrize("order", ORDERS)
@@ -188,10 +188,12 @@ def test_a_creating_form_sent_twice_lands_on_one_thing(
     other = OtherTap(app, client, form.action, data)
     if order == "other first":
         _signal_checks(monkeypatch, other)
-        _hook(monkeypatch, services, "_check_new", after=other.run)
+        _hook(monkeypatch, base, "check_new", after=other.run)
     elif order == "between":
-        # The first post looked up "Zed" (new to the keeper) and found nobody.
-        _hook(monkeypatch, regulars, "find_regular", after=other.run)
+        # The first post looked up "Zed" (new to the keeper) and found nobody; the other
+        # starts then. It waits for the keeper's lock the first one holds (taken before
+        # the look-up: services.regulars.lock_keeper), then lands on what the first made.
+        _hook(monkeypatch, regulars, "find_regular", after=other.start)
     else:
         _signal_checks(monkeypatch, other)
 
@@ -200,8 +202,9 @@ def test_a_creating_form_sent_twice_lands_on_one_thing(
             other.start()
             assert other.checked.wait(timeout=30)
 
-        where = regulars if kind == "regular" else services  # who calls it
-        _hook(monkeypatch, where, "_commit_created", before=start_other_and_wait_for_its_check)
+        # Who calls it, for each form: its module imported commit_created by name.
+        where = {"regular": regulars, "import": games, "night": nights, "person": nights}[kind]
+        _hook(monkeypatch, where, "commit_created", before=start_other_and_wait_for_its_check)
     first = client.post(form.action, data=data)
     second = other.finish()
     assert (first.status_code, second.status_code) == (302, 302), (text_of(first), text_of(second))
@@ -211,8 +214,9 @@ def test_a_creating_form_sent_twice_lands_on_one_thing(
         {"night": ["Ann", "Xia", "Yan", "Zed"]}.get(kind, ["Ann", "Zed"])
         + (["Yan"] if kind == "import" else [])
     )
-    # The post that came second says so on the page it lands on.
-    late, phone = (second, other.client) if order == "this first" else (first, client)
+    # The post that came second says so on the page it lands on ("between": the other
+    # one, which waited for the keeper's lock the first one held).
+    late, phone = (first, client) if order == "other first" else (second, other.client)
     assert form.again in text_of(phone.get(late.headers["Location"]))
 
 
@@ -248,7 +252,7 @@ def test_two_forms_bringing_one_new_name_at_once_share_its_regular(
         other.start()
         assert other.checked.wait(timeout=30)
 
-    _hook(monkeypatch, services, "_commit_created", before=start_other_and_wait_for_its_check)
+    _hook(monkeypatch, nights, "commit_created", before=start_other_and_wait_for_its_check)
     first = client.post("/nights/new", data={**hidden, **fields, "name": "One"})
     second = other.finish()
     assert (first.status_code, second.status_code) == (302, 302), text_of(second)

@@ -14,9 +14,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scorekeeper import ledger, services
+from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import LedgerEntry, Night, User
+from scorekeeper.services import ledger
 from tests.web.keeper import Keeper
 from tests.web.test_games import play_texas
 from tests.web.test_settle_up import new_night, regular_ids

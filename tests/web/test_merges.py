@@ -14,9 +14,10 @@ from flask import Flask
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import select, text
 
-from scorekeeper import regulars, services, stats
+from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import Night, Person, Regular, RegularMerge, User
+from scorekeeper.services import regulars, stats
 from tests.conftest import MIGRATIONS
 from tests.web.keeper import Keeper, text_of
 from tests.web.test_settle_up import regular_ids

@@ -27,6 +27,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import User
 from scorekeeper.rules import GAME_FORMAT, load_game
+from scorekeeper.services import state
 from scorekeeper.web.games.sheet import SHEET_CACHE
 from tests.web.keeper import Keeper
 
@@ -316,11 +317,11 @@ def test_a_round_posted_after_another_worker_saved_reads_only_the_new_rounds(
     client.get("/")
     _, game = build_game(app, players=10, rounds=60, seed=2)
     url = f"/games/{game}/rounds/new"
-    here = services.DRAWN_STATES
+    here = state.DRAWN_STATES
     client.get(url)  # this worker draws the game as it is
     hands = {f"Player {i:02d}": 0 for i in range(2, 11)}
 
-    monkeypatch.setattr(services, "DRAWN_STATES", ByteBoundedCache(max_bytes=1 << 24))
+    monkeypatch.setattr(state, "DRAWN_STATES", ByteBoundedCache(max_bytes=1 << 24))
     r = client.post(
         url, data={**keeper.form(url)[1], **keeper.round_data(game, "Player 01", hands)}
     )
@@ -328,7 +329,7 @@ def test_a_round_posted_after_another_worker_saved_reads_only_the_new_rounds(
     _, hidden = keeper.form(url)
     hands = {f"Player {i:02d}": 0 for i in range(1, 11) if i != 2}
     data = {**hidden, **keeper.round_data(game, "Player 02", hands)}
-    monkeypatch.setattr(services, "DRAWN_STATES", here)
+    monkeypatch.setattr(state, "DRAWN_STATES", here)
 
     with counting(app) as statements:
         r = client.post(url, data=data)

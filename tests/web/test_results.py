@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import delete, select, update
 
-from scorekeeper import results, stats
 from scorekeeper.extensions import db
 from scorekeeper.models import GameResult, User
+from scorekeeper.services import results, stats
 from tests.web.keeper import Keeper, text_of
 from tests.web.test_settle_up import regular_ids
 

@@ -339,10 +339,9 @@ def test_a_carry_goes_only_forward_and_is_recorded_once(keeper, client, app):
     assert "carried only into a later night" in text_of(r)
     assert snapshot(app) == before
     # Straight to the service, bypassing the form's choices: refused with the dates.
-    from scorekeeper import ledger
     from scorekeeper.extensions import db
     from scorekeeper.models import Night, User
-    from scorekeeper.services import Refused
+    from scorekeeper.services import Refused, ledger
 
     with app.app_context():
         source, target = db.session.get(Night, later), db.session.get(Night, ids_first)

@@ -6,7 +6,7 @@ regular Ann), but the record was checked and stored under the name as typed. A n
 "Ann." beside Ann made a game with two seats for one person whose sheet answered 500; an
 imported record or a late joiner under a forgiving spelling gave seats whose names were
 not the record's. Now every record takes the night's spelling of each name before it is
-checked (``services._in_night_spelling``, ``regulars.night_spellings``), and two players
+checked (``services.games._in_night_spelling``, ``regulars.night_spellings``), and two players
 who are one person are refused with a sentence."""
 
 from __future__ import annotations

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, text
 
-from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Night, Person
 from scorekeeper.rules.record import MAX_ROUNDS
+from scorekeeper.services import base, games, nights
 from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, inputs, text_of
 
@@ -130,7 +130,7 @@ def test_a_rename_racing_a_round_save_answers_with_a_sentence(keeper, client, ap
     night = keeper.night(["Ann", "Bob"])
     game = keeper.game(night, "rummy", ["Ann", "Bob"])
     assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
-    real = services._lock_games
+    real = nights.lock_games
 
     def another_phone_saves_meanwhile(game_ids):
         # Another worker commits a change to the game after this rename loaded it, just
@@ -139,10 +139,10 @@ def test_a_rename_racing_a_round_save_answers_with_a_sentence(keeper, client, ap
             conn.execute(
                 text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": game}
             )
-        monkeypatch.setattr(services, "_lock_games", real)
+        monkeypatch.setattr(nights, "lock_games", real)
         return real(game_ids)
 
-    monkeypatch.setattr(services, "_lock_games", another_phone_saves_meanwhile)
+    monkeypatch.setattr(nights, "lock_games", another_phone_saves_meanwhile)
     r = rename(keeper, app, night, "Bob", "Rob")
     assert r.status_code == 409
     assert "changed at the same moment" in text_of(r)
@@ -315,7 +315,7 @@ def test_racing_imports_of_one_form_store_one_game(keeper, client, app, monkeypa
     night = keeper.night(["Ann", "Bob"])
     _, hidden = keeper.form(f"/nights/{night}/games/import")
     data = {**hidden, "record": json.dumps(_record())}
-    real_check = services._check_new
+    real_check = base.check_new
     calls = {"n": 0}
 
     def check_then_lose_the_race(user, submission):
@@ -326,7 +326,7 @@ def test_racing_imports_of_one_form_store_one_game(keeper, client, app, monkeypa
                 other.set_cookie("session", client.get_cookie("session").value)
                 assert other.post(f"/nights/{night}/games/import", data=data).status_code == 302
 
-    monkeypatch.setattr(services, "_check_new", check_then_lose_the_race)
+    monkeypatch.setattr(base, "check_new", check_then_lose_the_race)
     r = client.post(f"/nights/{night}/games/import", data=data)
     assert r.status_code == 302
     assert count(app, Game) == 1
@@ -381,7 +381,7 @@ def test_a_deleted_night_leaves_the_list_and_can_be_restored(keeper, client, app
 # ----------------------------------------------------------------- races and heads ---
 def test_a_person_added_by_two_phones_at_once_is_a_sentence(keeper, client, app, monkeypatch):
     night = keeper.night(["Ann"])
-    real = services.new_person
+    real = nights.new_person
 
     def other_phone_adds_bob(n, raw_name):
         # After this post read the night, before it writes anything (Bob's regular is
@@ -406,7 +406,7 @@ def test_a_person_added_by_two_phones_at_once_is_a_sentence(keeper, client, app,
             )
         return real(n, raw_name)
 
-    monkeypatch.setattr(services, "new_person", other_phone_adds_bob)
+    monkeypatch.setattr(nights, "new_person", other_phone_adds_bob)
     r = keeper.post_form(f"/nights/{night}", {"name": "Bob"}, action=f"/nights/{night}/people")
     assert r.status_code == 422
     assert "Bob is already on tonight's list" in text_of(r)
@@ -570,7 +570,7 @@ def api_ids(client, night: int) -> list[int]:
 
 
 def test_a_night_holds_a_bounded_number_of_games(keeper, client, app, monkeypatch):
-    monkeypatch.setattr(services, "MAX_GAMES_PER_NIGHT", 2)
+    monkeypatch.setattr(games, "MAX_GAMES_PER_NIGHT", 2)
     night = keeper.night(["Ann", "Bob"])
     for _ in range(2):
         keeper.game(night, "rummy", ["Ann", "Bob"])

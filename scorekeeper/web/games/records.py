@@ -8,10 +8,11 @@ from flask import abort, flash, make_response, redirect, render_template, reques
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from ... import ledger, services
+from ... import services
 from ...forms import ConfirmForm, ImportForm, new_submission
 from ...rules import RecordError
 from ...rules.errors import NotJson
+from ...services import ledger
 from ..nights import night_or_404
 from .blueprint import bp, game_or_404
 

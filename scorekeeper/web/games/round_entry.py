@@ -17,7 +17,7 @@ from flask_login import current_user, login_required
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from ... import ledger, services
+from ... import services
 from ...forms import (
     ConfirmForm,
     JoinForm,
@@ -32,6 +32,7 @@ from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_money, name_key
 from ...rules.cards import MAX_CARDS_IN_HAND, parse_flipped_card
 from ...rules.record import MAX_HAND_POINTS
+from ...services import ledger
 from .. import offline
 from .blueprint import bp, game_or_404, with_stamp
 from .sheet import render_sheet

@@ -7,7 +7,7 @@ The rows of ``game_results`` are worked out by the engine from a game's record (
 replay as its sheet) and carry the ``version`` of the game they were worked out at.
 Whenever a transaction changes a game through the ORM (its row, rounds or seats: the
 flush sees it), its rows are worked out again before it commits. The one change that does
-not pass through the ORM, a round added at the end (``services._append_round``), asks for
+not pass through the ORM, a round added at the end (``state.append_round``), asks for
 it when the round finishes the game; a round that does not finish it changes no result.
 
 Reading compares each game's stored version with its version now. A game whose rows are
@@ -29,10 +29,10 @@ from flask import has_app_context
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session, selectinload
 
-from .extensions import db
-from .models import Game, GameResult, GameRound, Night, Person, Seat
-from .rules import GameRecord, Standings, get_variant, name_key, replay
-from .rules.settlement import round_to_unit
+from ..extensions import db
+from ..models import Game, GameResult, GameRound, Night, Person, Seat
+from ..rules import GameRecord, Standings, get_variant, name_key, replay
+from ..rules.settlement import round_to_unit
 
 
 @dataclass(frozen=True)

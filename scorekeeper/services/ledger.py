@@ -33,14 +33,14 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from . import services
-from .extensions import db
-from .models import LedgerEntry, Night, Regular, User, utcnow
+from ..extensions import db
+from ..models import LedgerEntry, Night, Regular, User, utcnow
+from ..rules import Settlement, Standings, Transfer, format_money, name_key, settle
+from ..rules.money import rounding_steps, signed_money
+from ..rules.settings import MAX_MONEY_CENTS
+from .base import Conflict, Refused, transaction
+from .nights import night_games
 from .payments import PayOption, pay_options
-from .rules import Settlement, Standings, Transfer, format_money, name_key, settle
-from .rules.money import rounding_steps, signed_money
-from .rules.settings import MAX_MONEY_CENTS
-from .services import Conflict, Refused, transaction
 
 PAYMENT, CARRY, WRITE_OFF = "payment", "carry", "write_off"
 KINDS = (PAYMENT, CARRY, WRITE_OFF)
@@ -231,7 +231,7 @@ def night_book(night: Night, *, games: list[tuple[str, Standings]] | None = None
     """The night's money, worked out from its finished games and its ledger: the one place
     where a night is settled. The payout page, the players' page, the PDF, the text, the
     CSV and the stats all read it."""
-    games = services.night_games(night) if games is None else games
+    games = night_games(night) if games is None else games
     entries = entries_of(night.id)
     names = _names(night, entries)
     by_key = {name_key(n): rid for rid, n in names.items()}

@@ -16,8 +16,8 @@ from datetime import date
 
 from sqlalchemy import select
 
-from .extensions import db
-from .models import Regular
+from ..extensions import db
+from ..models import Regular
 from .results import GamePlayed, results_of
 
 __all__ = ["GamePlayed", "NightLine", "RegularStats", "all_stats", "head_to_head", "money_chart"]

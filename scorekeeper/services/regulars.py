@@ -6,7 +6,7 @@ ignored: "zoe" finds "Zoë", "Bob." finds "Bob"); a name nobody matches makes a 
 Renaming a regular renames nothing recorded: the game records keep the name each game was
 played with, and the link is by identity. Two entries for one person can be merged.
 
-Every function that changes data is one transaction (``services.transaction``). Merging,
+Every function that changes data is one transaction (``base.transaction``). Merging,
 undoing a merge and attaching a person to a regular take the keeper's lock first
 (``lock_keeper``), so a merge never races another merge (no loop: X into Y while Y goes
 into X) or a person being added (who would land on the entry merged away).
@@ -19,19 +19,12 @@ from collections.abc import Sequence
 
 from sqlalchemy import select, update
 
-from .extensions import db, upsert
-from .models import LedgerEntry, Night, PaymentHandle, Person, Regular, RegularMerge, User, utcnow
+from ..extensions import db, upsert
+from ..models import LedgerEntry, Night, PaymentHandle, Person, Regular, RegularMerge, User, utcnow
+from ..rules import name_key
+from ..rules.record import clean_name
+from .base import Conflict, Refused, commit_created, commit_plain, creating, transaction
 from .payments import HandleError, clean_handle
-from .rules import name_key
-from .rules.record import clean_name
-from .services import (
-    Conflict,
-    Refused,
-    _commit_created,
-    _commit_plain,
-    _creating,
-    transaction,
-)
 
 MAX_HANDLES = 6
 MAX_HOPS = 4  # merged_into_id is kept flat (one hop); more means a stored loop
@@ -178,13 +171,13 @@ def add_regular(owner: User, raw_name: str, *, submission: str | None = None) ->
     or made by another phone at the same moment) is refused."""
     name = clean_name(raw_name, what="name")
     try:
-        with _creating(owner, submission):
+        with creating(owner, submission):
             found = find_regular(owner.id, name) or _look_alike(owner.id, name)
             if found is not None:
                 raise Refused(f"{found.name} is already one of your regulars")
             regular = Regular(owner_id=owner.id, name=name, name_key=name_key(name))
             db.session.add(regular)
-            _commit_created(owner, submission, "regular", regular)
+            commit_created(owner, submission, "regular", regular)
     except Conflict:
         raise Refused(f"{name} is already one of your regulars") from None
     return regular
@@ -214,7 +207,7 @@ def rename_regular(regular: Regular, raw_name: str) -> None:
         )
     regular.name = name
     regular.name_key = name_key(name)
-    _commit_plain()
+    commit_plain()
 
 
 def _look_alike(owner_id: int, name: str, *, but: Regular | None = None) -> Regular | None:
@@ -280,7 +273,7 @@ def merge_regulars(keep: Regular, gone: Regular, *, user: User) -> RegularMerge:
         owner_id=owner_id, kept_id=keep.id, gone_id=gone.id, moved=moved, user_id=user.id
     )
     db.session.add(merge)
-    _commit_plain()
+    commit_plain()
     return merge
 
 
@@ -323,7 +316,7 @@ def undo_merge(merge_id: int, *, owner: User) -> RegularMerge:
             kept.handles.remove(handle)
     gone.merged_into_id = None
     merge.undone_at = utcnow()
-    _commit_plain()
+    commit_plain()
     return merge
 
 
@@ -359,4 +352,4 @@ def set_handles(regular: Regular, handles: Sequence[tuple[str, str]]) -> None:
     db.session.flush()
     for position, (kind, value) in enumerate(cleaned):
         regular.handles.append(PaymentHandle(kind=kind, value=value, position=position))
-    _commit_plain()
+    commit_plain()

@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
-from .rules.money import decimal_text
-from .rules.record import unseen_characters
+from ..rules.money import decimal_text
+from ..rules.record import unseen_characters
 
 KINDS: dict[str, str] = {
     "paypal": "PayPal.me",

@@ -27,8 +27,8 @@ from sqlalchemy import bindparam, func, or_, select, union
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from .extensions import db, reading
-from .models import (
+from ..extensions import db, reading
+from ..models import (
     LIVE_TOKEN_BYTES,
     LIVE_TOKEN_MAX,
     Game,
@@ -41,7 +41,7 @@ from .models import (
     Seat,
     utcnow,
 )
-from .services import Conflict, transaction
+from .base import Conflict, transaction
 
 _TOKEN = re.compile(rf"[A-Za-z0-9_-]{{16,{LIVE_TOKEN_MAX}}}")
 
@@ -275,7 +275,7 @@ def load_game(game_id: int) -> Game | None:
 
 
 def load_night(night_id: int) -> Night | None:
-    """A live night with its people and games, seats and rounds (as ``services.load_night``
+    """A live night with its people and games, seats and rounds (as ``nights.load_night``
     without an owner: the link was checked by its stamp)."""
     games = selectinload(Night.games)
     query = (

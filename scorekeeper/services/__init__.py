@@ -1,0 +1,99 @@
+"""The domain layer: what the views ask of the database, one job a module. Every function
+that changes data is one transaction that commits or changes nothing
+(:func:`base.transaction`), checked by the rules engine before anything is written.
+
+- ``base``: the transaction, the refusals, one-time ids, a game's lock;
+- ``state``: stamps, standings and their caches, the append (the speed machinery);
+- ``nights``, ``games``, ``rounds``: the card nights, their games, their rounds;
+- ``ledger``: a night's money (payments, carries, write-offs; ``night_book`` settles it);
+- ``regulars``, ``stats``, ``results``: the keeper's people and what they won over time;
+- ``live``: the players' links; ``payments``: handles and pay links (pure).
+
+The names the views use most are importable from here (``services.create_night``).
+"""
+
+from .base import (
+    AlreadyCreated,
+    Conflict,
+    Duplicate,
+    Recorded,
+    Refused,
+    recorded,
+    transaction,
+)
+from .games import create_game, delete_game, history_page, import_game, restore_game
+from .nights import (
+    add_person,
+    create_night,
+    delete_night,
+    find_or_add_person,
+    load_night,
+    night_games,
+    rename_person,
+    restore_night,
+    set_locale,
+    set_paper,
+)
+from .rounds import (
+    Expiry,
+    RoundPlan,
+    add_joiner,
+    cancel_joiner,
+    join_candidates,
+    plan_round,
+    remove_last_round,
+    save_planned_round,
+    save_round,
+)
+from .state import (
+    GameStamp,
+    game_stamp,
+    game_stamp_loading,
+    load_game,
+    login_from_stamp,
+    standings_at,
+    standings_for,
+    still_at,
+)
+
+__all__ = [
+    "AlreadyCreated",
+    "Conflict",
+    "Duplicate",
+    "Expiry",
+    "GameStamp",
+    "Recorded",
+    "Refused",
+    "RoundPlan",
+    "add_joiner",
+    "add_person",
+    "cancel_joiner",
+    "create_game",
+    "create_night",
+    "delete_game",
+    "delete_night",
+    "find_or_add_person",
+    "game_stamp",
+    "game_stamp_loading",
+    "history_page",
+    "import_game",
+    "join_candidates",
+    "load_game",
+    "load_night",
+    "login_from_stamp",
+    "night_games",
+    "plan_round",
+    "recorded",
+    "remove_last_round",
+    "rename_person",
+    "restore_game",
+    "restore_night",
+    "save_planned_round",
+    "save_round",
+    "set_locale",
+    "set_paper",
+    "standings_at",
+    "standings_for",
+    "still_at",
+    "transaction",
+]

@@ -1,0 +1,242 @@
+"""Card nights: made, their people added and renamed, deleted and restored, how their money
+is written, and the games of a night as the pages and the ledger read them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import date
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.exc import StaleDataError
+
+from ..extensions import db
+from ..models import (
+    Edit,
+    Game,
+    Night,
+    Person,
+    Regular,
+    Seat,
+    User,
+    utcnow,
+)
+from ..rules import (
+    RecordError,
+    Standings,
+    name_key,
+    replay,
+)
+from ..rules.record import clean_name
+from .base import (
+    Conflict,
+    Refused,
+    commit_created,
+    commit_plain,
+    creating,
+    lock_games,
+    transaction,
+)
+from .regulars import add_missing_regulars, new_person
+from .state import mark_changed, standings_for
+
+# Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
+# no page of a night (which replays every game of it) can grow without bound.
+MAX_GAMES_PER_NIGHT = 50
+
+
+MAX_PEOPLE_PER_NIGHT = 60
+
+
+def load_night(night_id: int, owner: User, *, deleted: bool = False) -> Night | None:
+    """A night with its people and games (seats and rounds too), in a fixed number of
+    queries however many games it holds; owner only; a deleted night only when asked."""
+    games = selectinload(Night.games)
+    query = (
+        select(Night)
+        .where(Night.id == night_id, Night.owner_id == owner.id)
+        .options(
+            selectinload(Night.people),
+            games.selectinload(Game.seats).joinedload(Seat.person),
+            games.selectinload(Game.rounds),
+        )
+    )
+    if not deleted:
+        query = query.where(Night.deleted_at.is_(None))
+    return db.session.scalars(query).first()
+
+
+def night_games(night: Night) -> list[tuple[str, Standings]]:
+    """The night's games that count (not deleted), as (title, standings), in play order."""
+    return [(game.title, standings_for(game)) for game in night.games]
+
+
+# ------------------------------------------------------------------------ nights ---
+@transaction
+def create_night(
+    owner: User,
+    *,
+    name: str,
+    played_on: date,
+    currency: str,
+    paper: str,
+    people: Sequence[str],
+    locale: str = "en",
+    submission: str | None = None,
+) -> Night:
+    with creating(owner, submission):
+        if len(people) > MAX_PEOPLE_PER_NIGHT:
+            raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
+        typed = [clean_name(raw, what="name") for raw in people]
+        night = Night(
+            owner=owner, name=name, played_on=played_on, currency=currency, paper=paper,
+            locale=locale,
+        )  # fmt: skip
+        db.session.add(night)
+        db.session.flush()  # the night's owner id, for its regulars
+        add_missing_regulars(owner.id, typed)
+        seen: list[Regular] = []
+        for each in typed:
+            person = new_person(night, each)
+            regular = person.regular
+            if person.name_key in {p.name_key for p in night.people} or any(
+                r is regular for r in seen
+            ):
+                raise Refused(f"{each} is listed twice")
+            seen.append(regular)
+            night.people.append(person)
+        commit_created(owner, submission, "night", night)
+    return night
+
+
+def _check_room_for_people(night: Night, adding: int = 1) -> None:
+    if len(night.people) + adding > MAX_PEOPLE_PER_NIGHT:
+        raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people: start another night")
+
+
+@transaction
+def add_person(night: Night, raw_name: str, *, user: User, submission: str | None = None) -> Person:
+    person_name = clean_name(raw_name, what="name")
+    try:
+        with creating(user, submission):
+            person = new_person(night, person_name)
+            if any(
+                p.name_key == person.name_key or p.regular_id == person.regular.id
+                for p in night.people
+            ):
+                raise Refused(f"{person_name} is already on tonight's list")
+            _check_room_for_people(night)
+            night.people.append(person)
+            commit_created(user, submission, "person", person)
+    except Conflict:
+        # Someone else added the same name at the same moment (the unique name key).
+        raise Refused(f"{person_name} is already on tonight's list") from None
+    return person
+
+
+def find_or_add_person(night: Night, raw_name: str) -> Person:
+    person_name = clean_name(raw_name, what="name")
+    for p in night.people:
+        if p.name_key == name_key(person_name):
+            return p
+    _check_room_for_people(night)
+    person = new_person(night, person_name)
+    for p in night.people:
+        if p.regular_id is not None and p.regular_id == person.regular.id:
+            return p  # the same regular under the night's spelling
+    night.people.append(person)
+    return person
+
+
+@transaction
+def rename_person(night: Night, person: Person, raw_name: str, user: User) -> None:
+    """Rename someone on the night's list and in every game of the night they play in or
+    are waiting to join (deleted games too, so a restored game still replays).
+
+    Only the places that hold names change (seats, first dealer, went out, hand keys,
+    contracts, drops, joins, waiting joiners): never card codes, whatever the old or new
+    name. Each renamed record is replayed before anything is written; one that would
+    no longer replay refuses the whole rename with a sentence."""
+    new = clean_name(raw_name, what="name")
+    old = person.name
+    if new == old:
+        return
+    if any(p.name_key == name_key(new) and p is not person for p in night.people):
+        raise Refused(f"{new} is already on tonight's list")
+    lock_games([game.id for game in night.all_games])
+    for game in night.all_games:
+        seated = any(s.person_id == person.id for s in game.seats)
+        waiting = [n for n in game.pending_joins if name_key(n) == person.name_key]
+        if not seated and not waiting:
+            continue
+        renamed = standings_for(game).record.renamed(old, new)
+        try:
+            replay(renamed)
+        except RecordError as exc:
+            raise RecordError(
+                f"renaming {old} to {new} would break {game.title} (game {game.id}): {exc}"
+            ) from None
+        for row, rnd in zip(game.rounds, renamed.rounds, strict=True):
+            data = rnd.to_json()
+            if data != row.data:
+                row.data = data
+        game.first_dealer = renamed.first_dealer
+        game.pending_joins = [
+            new if name_key(n) == person.name_key else n for n in game.pending_joins
+        ]
+        mark_changed(game)
+        db.session.add(
+            Edit(
+                game=game,
+                user_id=user.id,
+                action="rename",
+                before=json.dumps(old),
+                after=json.dumps(new),
+            )
+        )
+    person.rename(new)
+    try:
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        raise Conflict from None
+
+
+@transaction
+def delete_night(night: Night, *, user: User) -> None:
+    """Delete a night: it leaves the list of nights, and can be restored from there."""
+    lock_games([game.id for game in night.all_games])
+    night.deleted_at = utcnow()
+    for game in night.all_games:
+        mark_changed(game)
+    commit_plain()
+
+
+@transaction
+def restore_night(night: Night, *, user: User) -> None:
+    lock_games([game.id for game in night.all_games])
+    night.deleted_at = None
+    for game in night.all_games:
+        mark_changed(game)
+    commit_plain()
+
+
+@transaction
+def set_paper(night: Night, paper: str) -> None:
+    night.paper = paper
+    commit_plain()
+
+
+@transaction
+def set_locale(night: Night, locale: str) -> None:
+    """Write the night's money as in ``locale`` from now on. Every game of the night is
+    marked changed, so no page or PDF drawn in the old way is served again."""
+    if locale == night.locale:
+        return
+    lock_games([game.id for game in night.all_games])
+    night.locale = locale
+    for game in night.all_games:
+        mark_changed(game)
+    commit_plain()

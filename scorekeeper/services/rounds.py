@@ -1,0 +1,323 @@
+"""Rounds: planned (checked by the engine up to the round, with the money moments it
+brings), saved (a new round at the end by ``state.append_round``, anything else through the
+ORM), undone; and late joiners waiting for the next round."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..extensions import db
+from ..models import (
+    Edit,
+    Game,
+    GameRound,
+    Seat,
+    User,
+)
+from ..rules import (
+    GameRecord,
+    RecordError,
+    Round,
+    Standings,
+    extend,
+    get_variant,
+    name_key,
+    parse_round,
+    replay,
+)
+from ..rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
+from .base import Refused, check_fresh, commit_change, transaction
+from .nights import find_or_add_person
+from .regulars import night_spellings
+from .state import append_round, keep_saved, mark_changed, standings_for
+
+
+def with_pending_joins(game: Game, round_data: dict[str, Any]) -> dict[str, Any]:
+    """The next round as it will be saved: late joiners waiting for it join in it."""
+    if not game.pending_joins or "joins" in round_data:
+        return round_data
+    return {**round_data, "joins": list(game.pending_joins)}
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """A player who reaches the max in the round being entered, if they re-buy."""
+
+    name: str
+    reached: int
+    reset: int  # the total a re-buy sets them back to
+    fee: int  # what a re-buy costs, in cents
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    """A round as typed, checked against the game up to itself, before it is saved.
+
+    ``before`` is the game as stored. ``preview`` is the game up to this round with
+    nobody dropping in it: it says who expires in it and where a re-buy resets them to
+    (which depend only on the rounds before), so the keeper can choose re-buy or drop
+    before anything is saved. When the round is saved as previewed (a new round, no
+    drop), the save reuses this replay."""
+
+    number: int
+    before: Standings
+    round: Round
+    preview: Standings
+
+    @property
+    def base(self) -> GameRecord:
+        return self.before.record
+
+    @property
+    def appends(self) -> bool:
+        return self.number > len(self.base.rounds)
+
+    def standings(self) -> Standings:
+        """The game once the round is saved: a new round is folded onto the stored game's
+        standings, a corrected one replays the game from the start."""
+        if not self.appends:
+            return replay(self.record())
+        if self.round == self.preview.record.rounds[-1]:  # the preview is this very game
+            return self.preview
+        return extend(self.before, [self.round])
+
+    def expiries(self) -> list[Expiry]:
+        result = self.preview.rounds[self.number - 1]
+        rebuys = {e.player: e for e in result.events if e.kind == "rebuy"}
+        return [
+            Expiry(
+                e.player,
+                e.value or 0,
+                rebuys[e.player].value or 0,
+                -(rebuys[e.player].amount_cents or 0),
+            )
+            for e in result.events
+            if e.kind == "expire" and e.player in rebuys
+        ]
+
+    def with_drops(self, names: Sequence[str]) -> RoundPlan:
+        return replace(self, round=replace(self.round, drops=tuple(names)))
+
+    def record(self) -> GameRecord:
+        rounds = list(self.base.rounds)
+        if self.appends:
+            rounds.append(self.round)
+        else:
+            rounds[self.number - 1] = self.round
+        return self.base.with_rounds(rounds)
+
+
+def plan_round(
+    game: Game,
+    round_data: dict[str, Any],
+    *,
+    number: int | None,
+    standings: Standings | None = None,
+) -> RoundPlan:
+    """Check a typed round (``number`` None: the next one) up to itself; raises
+    RecordError naming the round and player. Waiting Vegas joiners join a new round; a
+    correction keeps the round's joins (they are made on the join page). ``standings``:
+    the game's, when the caller has them already."""
+    # Parsed and replayed once per record, then cached.
+    before = standings if standings is not None else standings_for(game)
+    base = before.record
+    if number is None:
+        number = len(base.rounds) + 1
+        round_data = with_pending_joins(game, round_data)
+    elif not 1 <= number <= len(base.rounds):
+        raise RecordError(f"there is no round {number} to edit", round=number)
+    else:
+        round_data = {**round_data, "joins": list(base.rounds[number - 1].joins)}
+    variant = get_variant(game.variant)
+    typed = parse_round(
+        round_data, number=number, variant=game.variant, card_codes=variant.card_codes
+    )
+    probe = replace(typed, drops=())
+    if number > len(base.rounds):
+        preview = extend(before, [probe])
+    else:
+        preview = replay(base.with_rounds([*base.rounds[: number - 1], probe]))
+    return RoundPlan(number, before, typed, preview)
+
+
+def save_round(
+    game: Game,
+    round_data: dict[str, Any],
+    *,
+    number: int | None,
+    expected_version: int | None,
+    submission: str | None,
+    user: User,
+) -> Standings:
+    """Add a round (``number`` None) or replace round ``number``, drops as given in the
+    round: :func:`plan_round` and :func:`save_planned_round` in one call."""
+    plan = plan_round(game, round_data, number=number)
+    plan = plan.with_drops(tuple(round_data.get("drops") or ()))
+    return save_planned_round(
+        game, plan, expected_version=expected_version, submission=submission, user=user
+    )
+
+
+@transaction
+def save_planned_round(
+    game: Game,
+    plan: RoundPlan,
+    *,
+    expected_version: int | None,
+    submission: str | None,
+    user: User,
+) -> Standings:
+    """Add or replace the planned round; everything after it is recomputed by the replay.
+    Raises RecordError (naming the round it breaks), Conflict or Duplicate, writing
+    nothing. The standings it makes are kept for the sheet shown after the redirect."""
+    if (
+        plan.appends
+        and not plan.round.joins
+        and not game.pending_joins
+        and expected_version in (None, game.version)
+    ):
+        return append_round(
+            game,
+            plan.number,
+            plan.round.to_json(),
+            plan.standings(),
+            submission=submission,
+            user=user,
+        )
+    game_id = game.id
+    check_fresh(game, expected_version, submission)
+    standings = plan.standings()
+    number = plan.number
+    stored = plan.round.to_json()
+    if plan.appends:
+        # Beside the rounds, not through ``game.rounds``: a game whose standings were
+        # found by its stamp has loaded no round, and the new one needs none of them.
+        db.session.add(GameRound(game=game, number=number, data=stored))
+        before = None
+        action = "add"
+        game.pending_joins = []
+    else:
+        row = game.rounds[number - 1]
+        before = json.dumps(row.data)
+        row.data = stored
+        action = "edit"
+    if action == "edit" or plan.round.joins:  # seats change only when someone joins
+        _sync_seats(game, standings)
+    mark_changed(game)
+    after = json.dumps(stored)
+    db.session.add(
+        Edit(
+            game=game,
+            user_id=user.id,
+            action=action,
+            round_number=number,
+            before=before,
+            after=after,
+            submission=submission,
+        )
+    )
+    created_at = game.created_at
+    version = commit_change(game_id, submission, game)
+    keep_saved(game_id, created_at, version, standings, len(after))
+    return standings
+
+
+@transaction
+def remove_last_round(
+    game: Game, *, expected_version: int | None, submission: str | None, user: User
+) -> int:
+    game_id = game.id
+    check_fresh(game, expected_version, submission)
+    if not game.rounds:
+        raise Refused("there is no round to remove")
+    row = game.rounds[-1]
+    number = row.number
+    record = standings_for(game).record
+    standings = replay(record.with_rounds(record.rounds[:-1]))
+    db.session.add(
+        Edit(
+            game=game,
+            user_id=user.id,
+            action="remove",
+            round_number=number,
+            before=json.dumps(row.data),
+            submission=submission,
+        )
+    )
+    game.rounds.remove(row)
+    db.session.delete(row)
+    _sync_seats(game, standings)
+    mark_changed(game)
+    commit_change(game_id, submission)
+    return number
+
+
+def _sync_seats(game: Game, standings: Standings) -> None:
+    """Late joiners get seats; seats of joins that no longer happen are removed."""
+    by_position = {s.position: s for s in game.seats}
+    wanted = {p.seat: p for p in standings.players}
+    for position, seat in list(by_position.items()):
+        if position not in wanted:
+            game.seats.remove(seat)
+            db.session.delete(seat)
+    for position, player in wanted.items():
+        seat = by_position.get(position)
+        if seat is None:
+            game.seats.append(
+                Seat(
+                    person=find_or_add_person(game.night, player.name),
+                    position=position,
+                    joined_round=player.joined_round,
+                )
+            )
+        elif seat.joined_round:
+            seat.joined_round = player.joined_round or seat.joined_round
+
+
+def join_candidates(game: Game, standings: Standings) -> list[str]:
+    """The night's people who could join the game next round."""
+    playing = {name_key(p.name) for p in standings.players if p.in_contention}
+    waiting = {name_key(n) for n in game.pending_joins}
+    return [p.name for p in game.night.people if p.name_key not in playing | waiting]
+
+
+@transaction
+def add_joiner(game: Game, raw_name: str, *, expected_version: int | None, user: User) -> str:
+    """Someone joins at the start of the next round (saved with that round); returns the
+    name as it will be written. Raises Refused with a sentence, Conflict."""
+    standings = standings_for(game)
+    if not raw_name.strip():
+        raise Refused("Choose who joins, or type a new name.")
+    name = clean_name(raw_name, what="the name")
+    name = night_spellings(game.night, [name])[name]  # "ann." is Ann if the night has her
+    key = name_key(name)
+    if any(name_key(p.name) == key and p.in_contention for p in standings.players):
+        raise Refused(f"{name} is already in the game.")
+    if any(name_key(n) == key for n in game.pending_joins):
+        raise Refused(f"{name} is already joining next round.")
+    if len(standings.players) + len(game.pending_joins) >= MAX_PLAYERS:
+        raise Refused(f"A game takes at most {MAX_PLAYERS} players.")
+    _set_pending_joins(game, [*game.pending_joins, name], expected_version, user)
+    return name
+
+
+@transaction
+def cancel_joiner(game: Game, name: str, *, expected_version: int | None, user: User) -> None:
+    if not any(name_key(n) == name_key(name) for n in game.pending_joins):
+        raise Refused(f"{name[:MAX_NAME_LENGTH]} is not joining next round.")
+    waiting = [n for n in game.pending_joins if name_key(n) != name_key(name)]
+    _set_pending_joins(game, waiting, expected_version, user)
+
+
+def _set_pending_joins(
+    game: Game, names: Sequence[str], expected_version: int | None, user: User
+) -> None:
+    game_id = game.id
+    check_fresh(game, expected_version, None)
+    game.pending_joins = list(names)
+    mark_changed(game)
+    db.session.add(Edit(game=game, user_id=user.id, action="joins", after=json.dumps(list(names))))
+    commit_change(game_id, None)
