@@ -298,6 +298,25 @@ class Account:
         assert r.status == 302, page_text(r.text)[:800]
         return last_id(r.location)
 
+    def import_game(self, night: int, record: dict[str, Any]) -> int:
+        """A game record (JSON) imported into the night through its import form."""
+        url = f"/nights/{night}/games/import"
+        _, hidden = self.phone.form(url)
+        r = self.phone.post(url, {**hidden, "record": json.dumps(record)})
+        assert r.status == 302, page_text(r.text)[:800]
+        return last_id(r.location)
+
+
+def show_players(phone: Phone, page: str) -> str:
+    """The keeper's "Show players" on a game's or a night's live page (``/games/<id>/live``,
+    ``/nights/<id>/live``): the path of the link the players open."""
+    _, hidden = phone.form(page)
+    r = phone.post(page, {"csrf_token": hidden["csrf_token"]})
+    assert r.status == 302, (page, r.status)
+    link = re.search(r'id="live-url"[^>]* value="([^"]+)"', phone.get(page).text)
+    assert link, f"no link on {page}"
+    return local_path(unescape(link.group(1)))
+
 
 # ----------------------------------------------------------------------- rounds ---
 @dataclass

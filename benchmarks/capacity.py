@@ -1,0 +1,755 @@
+"""Capacity: how many live tables one box holds, and how it grows past one box (issue 24).
+
+    PYTHONPATH=. .venv/bin/python -P benchmarks/capacity.py [--instances 1|2] [--compress 10]
+        [--start 20] [--step 10] [--max 120] [--settle 20] [--measure 40] [--workers 4]
+        [--soak TABLES --soak-minutes 10] [--profile]
+
+Sets up, on this machine, what the README's deploy section runs: a PostgreSQL database of
+its own (``cap_<random>``, migrated with ``flask db upgrade``, dropped at the end) and the
+app under gunicorn, started from ``deploy/gunicorn.conf.py`` with the environment of
+``deploy/scorekeeper.env`` and ``deploy/app1.env`` (the benchmark overrides the database,
+the secret key, the addresses, plain-HTTP cookies and, with one instance, leaves the shared
+cache out, as the README's single-instance deploy does). ``--instances 2``: two gunicorn
+masters (``deploy/app1.env``, ``deploy/app2.env``) behind HAProxy started from
+``deploy/haproxy.cfg`` and ``deploy/haproxy.env``, sharing a Redis started from
+``deploy/redis.conf`` on a free port (``apt-get install haproxy redis-server`` when
+missing). Every instance runs deploy/gunicorn.conf.py plus the measuring hooks of
+benchmarks/request_costs.py (the per-kind CPU costs).
+
+Then it makes the tables (one keeper account each, a night of six people with two
+finished games imported, the current game and both live links) and runs the table-night
+model (benchmarks/table_night.py) with Locust, headless, in one process: ``--start``
+simulated tables, ``--step`` more each window, each window ``--settle`` seconds unmeasured
+and ``--measure`` measured, until a window fails (a p99 over ``--p99`` ms, an error, a
+stale page) or ``--max`` is reached. Time is compressed ``--compress`` times, so a
+simulated table stands for that many real ones. ``--soak N``: instead of the ramp, N
+simulated tables for ``--soak-minutes``, in one-minute windows, going on past failures,
+with each worker's memory (RSS) at the start and the end.
+
+Afterwards every round a keeper was told was saved is checked in the database and through
+the API (stored as typed, no other, none twice, every game replays: tests/load/harness.py
+``game_problems``), the database's integrity too, and with Redis its hit counts. It prints
+each window's figures, the figures per request kind of the last window that held, where
+the CPU went, an estimate for larger hosts from the measured costs, and each goal as met
+or NOT MET.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import uuid  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from datetime import UTC, datetime  # noqa: E402
+from typing import Any  # noqa: E402
+
+from benchmarks.http_load import children, commit, cpu_by_pid, machine  # noqa: E402
+
+DEPLOY = ROOT / "deploy"
+GOAL_TABLES = 1000  # on this 2-core machine, p99 under the limit, no error
+GOAL_SCALING = 1.6  # two instances against one, each on the cores it needs
+PEOPLE = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"]
+HISTORY_GAMES = 2  # finished games on each night before the run: the night's page has them
+
+
+# --------------------------------------------------------------------- meter ---
+def _read(path: str) -> str:
+    with contextlib.suppress(OSError):
+        return Path(path).read_text()
+    return ""
+
+
+def postgres_backends(db_name: str) -> set[int]:
+    """The PostgreSQL server processes connected to ``db_name`` (by their process title)."""
+    found = set()
+    title = re.compile(rf"^postgres: .* {re.escape(db_name)} ")
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        text = _read(str(cmdline)).replace("\0", " ")
+        if text.startswith("postgres: ") and title.match(text):
+            found.add(int(cmdline.parent.name))
+    return found
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot (/proc/stat)."""
+    fields = [int(x) for x in _read("/proc/stat").splitlines()[0].split()[1:]]
+    total = sum(fields[:8]) / os.sysconf("SC_CLK_TCK")
+    idle = (fields[3] + fields[4]) / os.sysconf("SC_CLK_TCK")
+    return total - idle, total
+
+
+def rss_kib(pid: int) -> int:
+    for line in _read(f"/proc/{pid}/status").splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Meter:
+    """CPU of each part between ``start`` and ``stop``: the gunicorn masters and their
+    workers, the PostgreSQL backends of the benchmark's database, HAProxy, Redis, the
+    whole machine; and from the workers' own hooks (request_costs.py), CPU per request
+    kind. Used by the Locust file, in the load generator's process."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.config = config
+
+    def groups(self) -> dict[str, set[int]]:
+        apps = set()
+        for master in self.config["app_masters"]:
+            apps |= {master, *children(master)}
+        return {
+            "app": apps,
+            "postgres": postgres_backends(self.config["db_name"]),
+            "haproxy": set(self.config.get("haproxy", [])),
+            "redis": set(self.config.get("redis", [])),
+        }
+
+    def costs(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for path in Path(self.config["costs_dir"]).glob("*.json"):
+            with contextlib.suppress(OSError, ValueError):
+                out[path.stem] = json.loads(path.read_text())
+        return out
+
+    def workers(self) -> list[int]:
+        return sorted(p for m in self.config["app_masters"] for p in children(m))
+
+    def start(self) -> None:
+        self.t0 = time.monotonic()
+        self.pids = self.groups()
+        self.cpu0 = {k: cpu_by_pid(v) for k, v in self.pids.items()}
+        self.machine0 = machine_cpu()
+        self.costs0 = self.costs()
+        self.rss0 = {pid: rss_kib(pid) for pid in self.workers()}
+
+    def stop(self) -> dict[str, Any]:
+        seconds = time.monotonic() - self.t0
+        now = self.groups()
+        cpu = {}
+        for name, before in self.cpu0.items():
+            after = cpu_by_pid(self.pids[name] | now[name])
+            cpu[name] = sum(after[p] - before.get(p, 0.0) for p in after)
+        busy, total = (b - a for a, b in zip(self.machine0, machine_cpu(), strict=True))
+        cores = os.cpu_count() or 1
+        costs: dict[str, list[float]] = {}
+        later = self.costs()
+        for pid, data in later.items():
+            before = self.costs0.get(pid, {}).get("kinds", {})
+            for kind, (n, app, db) in data["kinds"].items():
+                b = before.get(kind, [0, 0.0, 0.0])
+                got = costs.setdefault(kind, [0, 0.0, 0.0])
+                got[0] += n - b[0]
+                got[1] += app - b[1]
+                got[2] += db - b[2]
+        return {
+            "seconds": seconds,
+            "cpu": cpu,
+            "machine_busy": busy / total * cores if total else 0.0,
+            "machine_cores": cores,
+            "loadavg": os.getloadavg(),
+            "costs": {
+                k: {"n": n, "app_ms": app * 1000 / n, "db_ms": db * 1000 / n}
+                for k, (n, app, db) in sorted(costs.items())
+                if n > 0
+            },
+            "rss_kib": {"start": self.rss0, "end": {p: rss_kib(p) for p in self.workers()}},
+            "caches": {pid: data.get("caches", {}) for pid, data in later.items()},
+        }
+
+
+# -------------------------------------------------------------- the services ---
+def env_file(name: str) -> dict[str, str]:
+    """``KEY=value`` lines of a deploy/ environment file (systemd's EnvironmentFile)."""
+    out = {}
+    for line in (DEPLOY / name).read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") and "=" in line:
+            key, _, value = line.partition("=")
+            out[key.strip()] = value.strip()
+    return out
+
+
+def debian(*packages: str) -> None:
+    """apt-get install the Debian packages whose programs are missing."""
+    missing = [p for p in packages if not shutil.which(p)]  # each package's program
+    if not missing:
+        return
+    print(f"Installing Debian packages: {' '.join(missing)}", flush=True)
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run([*sudo, "apt-get", "update", "-qq"], check=True)
+    subprocess.run(
+        [*sudo, "apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
+        check=True,
+        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+    )
+
+
+class Process:
+    """A server started in a process group of its own, waited for, stopped at the end."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str], log: Path) -> None:
+        self.name, self.command, self.env, self.log = name, command, env, log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, ready: Any, timeout: float = 60) -> None:
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(
+                self.command,
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"{self.name} exited:\n{self.log.read_text()[-3000:]}")
+            with contextlib.suppress(Exception):
+                if ready():
+                    return
+            time.sleep(0.2)
+        raise SystemExit(f"{self.name} did not start:\n{self.log.read_text()[-3000:]}")
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+
+def answers(port: int, path: str = "/login") -> bool:
+    from tests.load.harness import Phone
+
+    return Phone(port).get(path, timeout=2).status == 200
+
+
+MEASURING_CONF = """# deploy/gunicorn.conf.py and the hooks of benchmarks/request_costs.py
+exec(compile(open({deploy!r}).read(), {deploy!r}, "exec"))
+from benchmarks.request_costs import post_fork, post_request, pre_request, worker_exit
+"""
+
+
+@contextlib.contextmanager
+def stack(args: argparse.Namespace, tmp: Path) -> Iterator[dict[str, Any]]:
+    """The database, Redis, the app instances and the balancer; all stopped at the end."""
+    from tests.load.harness import app_env, connect, free_port, migrate
+
+    db_name = f"cap_{uuid.uuid4().hex[:10]}"
+    from sqlalchemy import make_url
+
+    base = make_url(args.database_url)
+    db_url = base.set(database=db_name).render_as_string(hide_password=False)
+    admin = connect(args.database_url)
+    admin.execute(f'CREATE DATABASE "{db_name}"')
+    started: list[Process] = []
+    try:
+        migrate(db_url)
+        shared = args.instances > 1 or args.redis
+        env = {**env_file("scorekeeper.env"), **app_env(db_url)}
+        env.update(SCOREKEEPER_SECURE_COOKIES="false", CAPACITY_COSTS_DIR=str(tmp / "costs"))
+        env.pop("SCOREKEEPER_ACCESS_LOG", None)
+        (tmp / "costs").mkdir()
+        info: dict[str, Any] = {"db_url": db_url, "db_name": db_name, "redis": [], "haproxy": []}
+        if shared:
+            debian("redis-server")
+            port = free_port()
+            redis = Process(
+                "redis-server",
+                [
+                    "redis-server",
+                    str(DEPLOY / "redis.conf"),
+                    "--port",
+                    str(port),
+                    "--dir",
+                    str(tmp),
+                ],
+                dict(os.environ),
+                tmp / "redis.log",
+            )
+            redis.start(lambda: _redis_ping(port))
+            started.append(redis)
+            env["SCOREKEEPER_CACHE_REDIS_URL"] = f"redis://127.0.0.1:{port}/0"
+            info.update(redis=[redis.pid], redis_url=env["SCOREKEEPER_CACHE_REDIS_URL"])
+        else:  # the README's single-instance deploy: each worker's own caches
+            env.pop("SCOREKEEPER_CACHE_TYPE", None)
+            env.pop("SCOREKEEPER_CACHE_REDIS_URL", None)
+            env["SCOREKEEPER_PROXY_FIX"] = "0"
+        conf = tmp / "gunicorn.conf.py"
+        conf.write_text(MEASURING_CONF.format(deploy=str(DEPLOY / "gunicorn.conf.py")))
+        ports = []
+        for n in range(1, args.instances + 1):
+            port = free_port()
+            own = {**env, **env_file(f"app{n}.env"), "PYTHONPATH": str(ROOT)}
+            own.update(
+                SCOREKEEPER_BIND=f"127.0.0.1:{port}",
+                SCOREKEEPER_WORKERS=str(args.workers),
+                SCOREKEEPER_CONTROL_SOCKET=str(tmp / f"app{n}.ctl"),
+            )
+            app = Process(
+                f"app{n}",
+                [sys.executable, "-m", "gunicorn", "-c", str(conf)],
+                own,
+                tmp / f"app{n}.log",
+            )
+            app.start(lambda port=port: answers(port))
+            started.append(app)
+            ports.append(port)
+        info["app_masters"] = [p.pid for p in started if p.name.startswith("app")]
+        info["app_ports"] = ports
+        if args.instances > 1:
+            debian("haproxy")
+            lb_port = free_port()
+            lb_env = {**os.environ, **env_file("haproxy.env")}
+            lb_env.update(
+                SCOREKEEPER_LB_BIND=f"127.0.0.1:{lb_port}",
+                SCOREKEEPER_APP1=f"127.0.0.1:{ports[0]}",
+                SCOREKEEPER_APP2=f"127.0.0.1:{ports[1]}",
+                SCOREKEEPER_WORKERS=str(args.workers),
+            )
+            lb = Process(
+                "haproxy",
+                ["haproxy", "-f", str(DEPLOY / "haproxy.cfg"), "-db"],
+                lb_env,
+                tmp / "haproxy.log",
+            )
+            lb.start(lambda: answers(lb_port))
+            started.append(lb)
+            info.update(haproxy=[lb.pid], port=lb_port)
+        else:
+            info["port"] = ports[0]
+        info["logs"] = {p.name: p.log for p in started}
+        yield info
+    finally:
+        for p in reversed(started):
+            p.stop()
+        admin.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
+        admin.close()
+
+
+def _redis_ping(port: int) -> bool:
+    import redis
+
+    return bool(redis.Redis(port=port, socket_connect_timeout=1).ping())
+
+
+# ------------------------------------------------------------------- tables ---
+def finished_texas(seed: int) -> dict[str, Any]:
+    """A finished Texas Rummy game of the six, as a record to import (the night so far)."""
+    rounds = []
+    for n in range(1, 12):
+        out = PEOPLE[(n + seed) % 6]
+        hands = {p: (n * 7 + i * 3 + seed) % 40 for i, p in enumerate(PEOPLE) if p != out}
+        rounds.append({"went_out": out, "hands": hands})
+    return {
+        "format": "scorekeeper-game/1",
+        "variant": "texas",
+        "settings": {},
+        "players": PEOPLE,
+        "first_dealer": PEOPLE[seed % 6],
+        "rounds": rounds,
+    }
+
+
+def make_table(account: Any, n: int) -> dict[str, Any]:
+    """A table as its keeper sets it up (tests/load/harness.py ``Account``): sign-up, the
+    night of six with two finished games imported, the current game, both live links."""
+    from tests.load.harness import show_players
+
+    account.signup()
+    night = account.night(PEOPLE)
+    for seed in range(HISTORY_GAMES):
+        account.import_game(night, finished_texas(n + seed))
+    game = account.game(night, "texas", PEOPLE)
+    account.phone.get("/")  # the imports' flashes read: none left in the session
+    return {
+        "email": account.email,
+        "cookies": account.phone.cookies,
+        "night": night,
+        "people": PEOPLE,
+        "game": game,
+        "game_live": show_players(account.phone, f"/games/{game}/live"),
+        "night_live": show_players(account.phone, f"/nights/{night}/live"),
+    }
+
+
+# --------------------------------------------------------------------- run ---
+def run_locust(
+    args: argparse.Namespace,
+    info: dict[str, Any],
+    windows: list[dict[str, Any]],
+    tmp: Path,
+    stop_on_fail: bool,
+) -> dict[str, Any]:
+    run = {
+        "compress": args.compress,
+        "p99_limit_ms": args.p99,
+        "windows": windows,
+        "results": str(tmp / "results.jsonl"),
+        "logs": str(tmp / "logs.json"),
+        "stop_on_fail": stop_on_fail,
+        "spawn_rate": 25,
+        "meter": {
+            "app_masters": info["app_masters"],
+            "db_name": info["db_name"],
+            "haproxy": info["haproxy"],
+            "redis": info["redis"],
+            "costs_dir": str(tmp / "costs"),
+        },
+    }
+    (tmp / "run.json").write_text(json.dumps(run))
+    command = [
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(HERE / "table_night.py"),
+        "--headless",
+        "--host",
+        f"http://127.0.0.1:{info['port']}",
+        "--only-summary",
+        "--loglevel",
+        "WARNING",
+        "--skip-log-setup",
+    ]
+    env = {**os.environ, "CAPACITY_RUN": str(tmp / "run.json"), "PYTHONPATH": str(ROOT)}
+    profiler = None
+    with open(tmp / "locust.log", "wb") as log:
+        locust = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log)
+        assert locust.stdout is not None
+        for raw in locust.stdout:
+            line = raw.decode(errors="replace").rstrip()
+            if line.startswith("["):
+                print(line, flush=True)
+                if args.profile and profiler is None:
+                    profiler = start_profile(info, tmp, args)
+            log.write(raw)
+        locust.wait()
+    if profiler is not None:
+        profiler.wait()
+    results = [json.loads(x) for x in (tmp / "results.jsonl").read_text().splitlines() if x]
+    logs = json.loads((tmp / "logs.json").read_text())
+    return {"windows": results, "logs": logs}
+
+
+def start_profile(info: dict[str, Any], tmp: Path, args: argparse.Namespace) -> Any:
+    """py-spy records one worker for a window's length (``--profile``): where its time goes."""
+    workers = sorted(children(info["app_masters"][0]))
+    if not workers or (
+        not shutil.which("py-spy") and not (Path(sys.executable).parent / "py-spy").exists()
+    ):
+        return None
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    out = tmp / "profile.txt"
+    print(f"py-spy: recording worker {workers[0]} into {out}", flush=True)
+    return subprocess.Popen(
+        [
+            spy,
+            "record",
+            "--pid",
+            str(workers[0]),
+            "--duration",
+            str(int(args.measure)),
+            "--format",
+            "raw",
+            "--output",
+            str(out),
+            "--nonblocking",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def check(info: dict[str, Any], logs: dict[str, Any]) -> list[str]:
+    """Every acknowledged round stored as typed and no other, every game replaying (per
+    keeper, through the keeper's own log-in), and the database's integrity."""
+    from tests.load.harness import GameLog, Phone, game_problems, integrity_problems
+
+    by_keeper: dict[str, tuple[dict[str, str], list[GameLog]]] = {}
+    for g in logs["games"]:
+        log = GameLog(g["game_id"], g["variant"])
+        log.acknowledged = {int(k): v for k, v in g["acknowledged"].items()}
+        by_keeper.setdefault(g["email"], (g["cookies"], []))[1].append(log)
+    problems = []
+    port = info["port"]
+    for cookies, games in by_keeper.values():
+        problems += game_problems(info["db_url"], Phone(port, cookies), games, exact=True)
+    problems += integrity_problems(info["db_url"])
+    return problems
+
+
+def redis_stats(info: dict[str, Any]) -> str:
+    if not info.get("redis_url"):
+        return ""
+    import redis
+
+    client = redis.Redis.from_url(info["redis_url"])
+    stats = client.info("stats")
+    kinds: dict[str, int] = {}
+    for key in client.scan_iter("scorekeeper:*", count=1000):
+        kind = key.decode().split(":")[1]
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return (
+        f"Redis: {stats['keyspace_hits']} hits, {stats['keyspace_misses']} misses; keys "
+        + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
+    )
+
+
+# ------------------------------------------------------------------- report ---
+def report(args: argparse.Namespace, windows: list[dict[str, Any]], soak: bool) -> None:
+    print()
+    print(
+        "window          tables  req/s  worst p99 ms  errors  busy cores  app+db CPU "
+        "ms/req  load gen cores"
+    )
+    for w in windows:
+        n = sum(k["n"] for k in w["kinds"].values())
+        app_db = (w["cpu"]["app"] + w["cpu"]["postgres"]) * 1000 / max(1, n)
+        print(
+            f"{w['label']:<15} {w['tables_equiv']:>6.0f} {n / w['seconds']:>6.0f} "
+            f"{w['worst_p99']:>13.0f} {w['errors']:>7} {w['machine_busy']:>11.2f} "
+            f"{app_db:>18.2f} {w['cpu']['load generator'] / w['seconds']:>15.2f}"
+            f"{'  FAILED' if w['failed'] else ''}"
+        )
+    held = [w for w in windows if not w["failed"]]
+    if not held:
+        print("No window held.")
+        return
+    best = held[-1] if not soak else windows[-1]
+    print()
+    print(
+        f"Per request kind, window {best['label']} ({best['tables_equiv']:.0f} tables, "
+        f"{best['seconds']:.0f} s):"
+    )
+    print(
+        f"{'kind':<34} {'req/s':>7} {'p50':>6} {'p95':>6} {'p99':>6} {'max':>6} "
+        f"{'errors':>6}  {'CPU ms/req: app':>15} {'PostgreSQL':>10}"
+    )
+    for name, k in best["kinds"].items():
+        c = best["costs"].get(name, {})
+        print(
+            f"{name:<34} {k['rps']:>7.1f} {k['p50']:>6.1f} {k['p95']:>6.1f} {k['p99']:>6.1f} "
+            f"{k['max']:>6.0f} {k['errors']:>6}  {c.get('app_ms', 0):>15.2f} "
+            f"{c.get('db_ms', 0):>10.2f}"
+        )
+    n = sum(k["n"] for k in best["kinds"].values())
+    cpu = best["cpu"]
+    in_hooks = sum(c["n"] * c["app_ms"] for c in best["costs"].values()) / 1000
+    print()
+    print(
+        "CPU over the window, cores (ms per request): "
+        + ", ".join(f"{k} {v / best['seconds']:.2f} ({v * 1000 / n:.2f})" for k, v in cpu.items())
+        + f"; whole machine busy {best['machine_busy']:.2f} of {best['machine_cores']}; "
+        f"app CPU inside requests {in_hooks / max(cpu['app'], 1e-9):.0%} of the app's"
+    )
+    paper(best)
+    if soak:
+        print_soak(windows)
+
+
+def paper(w: dict[str, Any]) -> None:
+    """What a host of N cores holds, from the window's measured CPU per table."""
+    per_table = {k: v / w["seconds"] / w["tables_equiv"] for k, v in w["cpu"].items()}
+    app = per_table["app"] + per_table.get("haproxy", 0) + per_table.get("redis", 0)
+    pg = per_table["postgres"]
+    # The share of the cores the app could use at the measured limit: its CPU and the
+    # database's over the cores not taken by the load generator.
+    used = (
+        w["cpu"]["app"]
+        + w["cpu"]["postgres"]
+        + w["cpu"].get("haproxy", 0)
+        + w["cpu"].get("redis", 0)
+    ) / w["seconds"]
+    print()
+    print(
+        f"On paper (CPU per table: app tier {app * 1000:.2f} ms/s, PostgreSQL "
+        f"{pg * 1000:.2f} ms/s; at this limit the app and the database used {used:.2f} "
+        f"cores, the load generator {per_table['load generator'] * w['tables_equiv']:.2f}):"
+    )
+    print(
+        "  cores   tables, PostgreSQL on the same host   tables, app tier only "
+        "(PostgreSQL elsewhere)   PostgreSQL host cores needed"
+    )
+    for cores in (2, 4, 8, 16, 32):
+        usable = cores * 0.7  # leave 30% headroom for bursts (latency, not throughput)
+        print(
+            f"  {cores:>5}   {usable / (app + pg):>36.0f}   {usable / app:>40.0f}   "
+            f"{(usable / app) * pg / 0.7:>28.1f}"
+        )
+
+
+#: What the README states each worker's caches may hold, MiB (scorekeeper/cache.py users):
+#: replays 64, drawn states 32, rendered sheets 32, PDFs 32.
+CACHE_BOUND_MIB = 64 + 32 + 32 + 32
+
+
+def print_soak(windows: list[dict[str, Any]]) -> bool:
+    """Each worker's RSS at the start and the end of the soak: the growth must stay within
+    what the README says the caches may hold."""
+    first, last = windows[0], windows[-1]
+    start, end = first["rss_kib"]["start"], last["rss_kib"]["end"]
+    print()
+    print(
+        f"Soak: each worker's memory (RSS), start -> end, MiB (growth bound: the caches' "
+        f"{CACHE_BOUND_MIB} MiB):"
+    )
+    ok = bool(start)
+    for pid in sorted(set(start) | set(end), key=int):
+        s, e = start.get(pid, 0) / 1024, end.get(pid, 0) / 1024
+        caches = last["caches"].get(str(pid), {})
+        fill = ", ".join(f"{k} {v / 2**20:.1f}" for k, v in caches.items())
+        within = pid in start and pid in end and e - s <= CACHE_BOUND_MIB
+        ok = ok and within
+        print(
+            f"  worker {pid}: {s:.0f} -> {e:.0f} ({e - s:+.0f}){'' if within else ' OUT'}; "
+            f"caches hold MiB: {fill}"
+        )
+    print(
+        f"GOAL each worker's RSS growth within {CACHE_BOUND_MIB} MiB, no worker replaced: "
+        f"{'met' if ok else 'NOT MET'}"
+    )
+    return ok
+
+
+def goals(args: argparse.Namespace, held_tables: float, windows: list[dict[str, Any]]) -> None:
+    failed = [w for w in windows if w["failed"]]
+    verdict = "met" if held_tables >= GOAL_TABLES else "NOT MET"
+    print()
+    print(
+        f"GOAL tables held on this {os.cpu_count()}-core machine, p99 < {args.p99:g} ms and "
+        f"0 errors: {held_tables:.0f} (goal >= {GOAL_TABLES}): {verdict}"
+    )
+    if failed:
+        w = failed[-1]
+        worst = max(w["kinds"].items(), key=lambda kv: kv[1]["p99"])
+        print(
+            f"  the limit: at {w['tables_equiv']:.0f} tables the worst p99 was {worst[0]} "
+            f"{worst[1]['p99']:.0f} ms, {w['errors']} errors {w['error_samples'][:3]}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    admin_db = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("SCOREKEEPER_TEST_DATABASE_URL") or admin_db,
+        help="a PostgreSQL database to connect to for creating the benchmark's own",
+    )
+    parser.add_argument("--instances", type=int, choices=[1, 2], default=1)
+    parser.add_argument("--redis", action="store_true", help="the shared cache with 1 instance too")
+    parser.add_argument("--workers", type=int, default=4, help="sync workers per instance")
+    parser.add_argument("--compress", type=float, default=10.0)
+    parser.add_argument("--start", type=int, default=20, help="simulated tables, first window")
+    parser.add_argument("--step", type=int, default=10)
+    parser.add_argument("--max", type=int, default=150)
+    parser.add_argument("--settle", type=float, default=20)
+    parser.add_argument("--measure", type=float, default=40)
+    parser.add_argument("--p99", type=float, default=250.0, help="ms, for every request kind")
+    parser.add_argument("--soak", type=int, default=0, help="simulated tables for the soak")
+    parser.add_argument("--soak-minutes", type=float, default=10)
+    parser.add_argument("--profile", action="store_true", help="py-spy a worker, first window")
+    args = parser.parse_args()
+
+    print(f"Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit()}")
+    print(f"Machine: {machine()}")
+    top = subprocess.run(["top", "-bn1"], capture_output=True, text=True).stdout.splitlines()
+    print("\n".join(top[:3]))
+    if args.soak:
+        windows = [{"label": "soak 1", "tables": args.soak, "settle": args.settle, "measure": 60}]
+        windows += [
+            {"label": f"soak {i}", "tables": args.soak, "settle": 0, "measure": 60}
+            for i in range(2, int(args.soak_minutes) + 1)
+        ]
+    else:
+        steps = range(args.start, args.max + 1, args.step)
+        windows = [
+            {
+                "label": f"ramp {t * args.compress:.0f}",
+                "tables": t,
+                "settle": args.settle,
+                "measure": args.measure,
+            }
+            for t in steps
+        ]
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-capacity-") as name:
+        tmp = Path(name)
+        with stack(args, tmp) as info:
+            where = "HAProxy -> 2 instances, Redis" if args.instances > 1 else "gunicorn directly"
+            print(
+                f"Serving: {args.instances} instance(s) x {args.workers} sync workers "
+                f"({where}), PostgreSQL database {info['db_name']}; Locust FastHttpUser "
+                f"sessions, one process; time compressed x{args.compress:g}",
+                flush=True,
+            )
+            done = run_locust(args, info, windows, tmp, stop_on_fail=not args.soak)
+            problems = check(info, done["logs"])
+            rounds = sum(len(g["acknowledged"]) for g in done["logs"]["games"])
+            stats = redis_stats(info)
+            degraded = [
+                line
+                for p in info["logs"].values()
+                for line in p.read_text(errors="replace").splitlines()
+                if "shared cache" in line or "Traceback" in line
+            ]
+            if args.profile and (tmp / "profile.txt").exists():
+                shutil.copy(tmp / "profile.txt", HERE / "capacity-profile.txt")
+                print(f"py-spy profile: {HERE / 'capacity-profile.txt'}")
+        windows = done["windows"]
+        report(args, windows, soak=bool(args.soak))
+        print()
+        print(
+            f"Checked afterwards: {len(done['logs']['games'])} games, {rounds} rounds the "
+            f"keepers were told were saved: {len(problems)} problems {problems[:5]}"
+        )
+        checks = done["logs"]["checks"]
+        print(
+            f"Checks while running: {checks or 'no stale page, no failed save'}; "
+            f"{done['logs']['problems'][:3]}"
+        )
+        if stats:
+            print(stats)
+        if degraded:
+            print(f"App log lines about the shared cache or tracebacks: {degraded[:5]}")
+        held = [w for w in windows if not w["failed"]]
+        if not args.soak:
+            goals(args, held[-1]["tables_equiv"] if held else 0, windows)
+        else:
+            errors = sum(w["errors"] for w in windows)
+            print(
+                f"GOAL soak: {len(windows)} minutes at {windows[0]['tables_equiv']:.0f} "
+                f"tables, errors {errors}: {'met' if errors == 0 and not problems else 'NOT MET'}"
+            )
+
+
+if __name__ == "__main__":
+    main()
