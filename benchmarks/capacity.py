@@ -50,7 +50,6 @@ import json  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
-import signal  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -150,6 +149,10 @@ class Meter:
         cores = os.cpu_count() or 1
         costs: dict[str, list[float]] = {}
         later = self.costs()
+        instance = {
+            str(w): i for i, m in enumerate(self.config["app_masters"], 1) for w in children(m)
+        }
+        per_instance: dict[str, int] = {}
         for pid, data in later.items():
             before = self.costs0.get(pid, {}).get("kinds", {})
             for kind, (n, app, db) in data["kinds"].items():
@@ -158,6 +161,8 @@ class Meter:
                 got[0] += n - b[0]
                 got[1] += app - b[1]
                 got[2] += db - b[2]
+                name = f"app{instance.get(pid, '?')}"
+                per_instance[name] = per_instance.get(name, 0) + int(n - b[0])
         return {
             "seconds": seconds,
             "cpu": cpu,
@@ -169,6 +174,7 @@ class Meter:
                 for k, (n, app, db) in sorted(costs.items())
                 if n > 0
             },
+            "requests_by_instance": per_instance,
             "rss_kib": {"start": self.rss0, "end": {p: rss_kib(p) for p in self.workers()}},
             "caches": {pid: data.get("caches", {}) for pid, data in later.items()},
         }
@@ -201,51 +207,6 @@ def debian(*packages: str) -> None:
     )
 
 
-class Process:
-    """A server started in a process group of its own, waited for, stopped at the end."""
-
-    def __init__(self, name: str, command: list[str], env: dict[str, str], log: Path) -> None:
-        self.name, self.command, self.env, self.log = name, command, env, log
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self, ready: Any, timeout: float = 60) -> None:
-        with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(
-                self.command,
-                cwd=ROOT,
-                env=self.env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"{self.name} exited:\n{self.log.read_text()[-3000:]}")
-            with contextlib.suppress(Exception):
-                if ready():
-                    return
-            time.sleep(0.2)
-        raise SystemExit(f"{self.name} did not start:\n{self.log.read_text()[-3000:]}")
-
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
-
-    def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=10)
-
-
 def answers(port: int, path: str = "/login") -> bool:
     from tests.load.harness import Phone
 
@@ -261,7 +222,7 @@ from benchmarks.request_costs import post_fork, post_request, pre_request, worke
 @contextlib.contextmanager
 def stack(args: argparse.Namespace, tmp: Path) -> Iterator[dict[str, Any]]:
     """The database, Redis, the app instances and the balancer; all stopped at the end."""
-    from tests.load.harness import app_env, connect, free_port, migrate
+    from tests.load.harness import Service, app_env, connect, free_port, migrate
 
     db_name = f"cap_{uuid.uuid4().hex[:10]}"
     from sqlalchemy import make_url
@@ -270,7 +231,7 @@ def stack(args: argparse.Namespace, tmp: Path) -> Iterator[dict[str, Any]]:
     db_url = base.set(database=db_name).render_as_string(hide_password=False)
     admin = connect(args.database_url)
     admin.execute(f'CREATE DATABASE "{db_name}"')
-    started: list[Process] = []
+    started: list[Service] = []
     try:
         migrate(db_url)
         shared = args.instances > 1 or args.redis
@@ -282,7 +243,7 @@ def stack(args: argparse.Namespace, tmp: Path) -> Iterator[dict[str, Any]]:
         if shared:
             debian("redis-server")
             port = free_port()
-            redis = Process(
+            redis = Service(
                 "redis-server",
                 [
                     "redis-server",
@@ -314,7 +275,7 @@ def stack(args: argparse.Namespace, tmp: Path) -> Iterator[dict[str, Any]]:
                 SCOREKEEPER_WORKERS=str(args.workers),
                 SCOREKEEPER_CONTROL_SOCKET=str(tmp / f"app{n}.ctl"),
             )
-            app = Process(
+            app = Service(
                 f"app{n}",
                 [sys.executable, "-m", "gunicorn", "-c", str(conf)],
                 own,
@@ -335,7 +296,7 @@ def stack(args: argparse.Namespace, tmp: Path) -> Iterator[dict[str, Any]]:
                 SCOREKEEPER_APP2=f"127.0.0.1:{ports[1]}",
                 SCOREKEEPER_WORKERS=str(args.workers),
             )
-            lb = Process(
+            lb = Service(
                 "haproxy",
                 ["haproxy", "-f", str(DEPLOY / "haproxy.cfg"), "-db"],
                 lb_env,
@@ -489,22 +450,68 @@ def start_profile(info: dict[str, Any], tmp: Path, args: argparse.Namespace) -> 
     )
 
 
+def profile_summary(path: Path, top: int = 25) -> str:
+    """py-spy's collapsed stacks (``--format raw``) summed by function: the share of the
+    worker's samples in which each function was on the stack (inclusive) and on top."""
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = [re.sub(r":\d+\)$", ")", f) for f in stack.split(";")]
+        for frame in set(frames):
+            inclusive[frame] = inclusive.get(frame, 0) + n
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+    lines = [f"{total} samples; inclusive share, own share, function (file):"]
+    for frame, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"  {n / total:6.1%} {own.get(frame, 0) / total:6.1%}  {frame}")
+    return "\n".join(lines)
+
+
 def check(info: dict[str, Any], logs: dict[str, Any]) -> list[str]:
     """Every acknowledged round stored as typed and no other, every game replaying (per
     keeper, through the keeper's own log-in), and the database's integrity."""
     from tests.load.harness import GameLog, Phone, game_problems, integrity_problems
 
     by_keeper: dict[str, tuple[dict[str, str], list[GameLog]]] = {}
+    unanswered: dict[int, str] = {}
     for g in logs["games"]:
         log = GameLog(g["game_id"], g["variant"])
         log.acknowledged = {int(k): v for k, v in g["acknowledged"].items()}
         by_keeper.setdefault(g["email"], (g["cookies"], []))[1].append(log)
+        if g["unanswered"]:
+            unanswered[log.game_id] = g["unanswered"]
     problems = []
     port = info["port"]
     for cookies, games in by_keeper.values():
-        problems += game_problems(info["db_url"], Phone(port, cookies), games, exact=True)
+        found = game_problems(info["db_url"], Phone(port, cookies), games, exact=True)
+        problems += [p for p in found if not in_flight(p, games, unanswered)]
     problems += integrity_problems(info["db_url"])
     return problems
+
+
+def in_flight(problem: str, games: list[Any], unanswered: dict[int, str]) -> bool:
+    """A problem explained by the save the run stopped before its answer: the next round
+    of that game stored without its 302 having been read, or a correction of round n."""
+    found = re.match(
+        r"game (\d+)(?: round (\d+))?: (?:rounds \[(\d+)\] stored but never)?", problem
+    )
+    if not found or int(found.group(1)) not in unanswered:
+        return False
+    game, sending = int(found.group(1)), unanswered[int(found.group(1))]
+    log = next(g for g in games if g.game_id == game)
+    if found.group(3):  # an extra round: the one being saved
+        return (
+            sending.endswith("/rounds/new")
+            and int(found.group(3)) == max(log.acknowledged, default=0) + 1
+        )
+    if found.group(2):  # a round not as typed: the correction being saved
+        return sending.endswith(f"/rounds/{found.group(2)}")
+    return False
 
 
 def redis_stats(info: dict[str, Any]) -> str:
@@ -543,8 +550,7 @@ def report(args: argparse.Namespace, windows: list[dict[str, Any]], soak: bool) 
     held = [w for w in windows if not w["failed"]]
     if not held:
         print("No window held.")
-        return
-    best = held[-1] if not soak else windows[-1]
+    best = held[-1] if held and not soak else windows[-1]
     print()
     print(
         f"Per request kind, window {best['label']} ({best['tables_equiv']:.0f} tables, "
@@ -571,6 +577,18 @@ def report(args: argparse.Namespace, windows: list[dict[str, Any]], soak: bool) 
         + f"; whole machine busy {best['machine_busy']:.2f} of {best['machine_cores']}; "
         f"app CPU inside requests {in_hooks / max(cpu['app'], 1e-9):.0%} of the app's"
     )
+    if len(best["requests_by_instance"]) > 1:
+        print(
+            "Requests served by each instance: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(best["requests_by_instance"].items()))
+        )
+    polls = {k: v["n"] for k, v in best["kinds"].items() if k.startswith("player: live view")}
+    if polls:
+        changed = polls.get("player: live view 200", 0)
+        print(
+            f"Players' polls answered 304: {1 - changed / max(1, sum(polls.values())):.1%} "
+            f"(a page changes once a round, about every 15th poll: 200s only then)"
+        )
     paper(best)
     if soak:
         print_soak(windows)
@@ -722,8 +740,8 @@ def main() -> None:
                 if "shared cache" in line or "Traceback" in line
             ]
             if args.profile and (tmp / "profile.txt").exists():
-                shutil.copy(tmp / "profile.txt", HERE / "capacity-profile.txt")
-                print(f"py-spy profile: {HERE / 'capacity-profile.txt'}")
+                print(f"py-spy, one worker for {args.measure:g} s from the first window on:")
+                print(profile_summary(tmp / "profile.txt"))
         windows = done["windows"]
         report(args, windows, soak=bool(args.soak))
         print()

@@ -46,7 +46,6 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import gevent
 from locust import LoadTestShape, User, constant, events, task
@@ -97,6 +96,7 @@ class LocustPhone(Phone):
         self.session.client.cookiejar = None  # cookies as the harness keeps them
         self.pause_before_post = 0.0  # typing: spent before the next POST only
         self.last: Reply | None = None
+        self.sending = ""
 
     def copy(self) -> Phone:  # pragma: no cover - not used under Locust
         raise NotImplementedError
@@ -112,13 +112,8 @@ class LocustPhone(Phone):
         if method == "POST" and self.pause_before_post:
             gevent.sleep(self.pause_before_post)
             self.pause_before_post = 0.0
-        sent = dict(headers or {})
-        if self.cookies:
-            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if form is not None:
-            body = urlencode(form)
-            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        self.sending = f"{method} {path}"  # still set if the run stops before the answer
+        sent, body = self.outgoing(form, headers)
         with self.session.request(
             method, path, data=body, headers=sent, allow_redirects=False, catch_response=True
         ) as r:
@@ -134,6 +129,7 @@ class LocustPhone(Phone):
             self._keep(header)
         reply = Reply(status, r.headers, r.text or "")  # type: ignore[arg-type]
         self.last = reply
+        self.sending = ""
         return reply
 
 
@@ -150,6 +146,7 @@ class Table:
     game_live: str
     night_live: str
     logs: list[GameLog] = field(default_factory=list)
+    keeper_phone: LocustPhone | None = None
 
     def __post_init__(self) -> None:
         self.logs.append(GameLog(self.game, VARIANT))
@@ -185,7 +182,7 @@ def until(deadline: float) -> None:
 
 
 def keeper(user: User, table: Table, rng: random.Random) -> None:
-    phone = LocustPhone(user, table.cookies)
+    phone = table.keeper_phone = LocustPhone(user, table.cookies)
     account = Account(0, table.email)
     account.phone = phone
     tally = Tally()
@@ -450,6 +447,12 @@ def write_logs(environment: Any, **_: Any) -> None:
                 "acknowledged": log.acknowledged,
                 "email": table.email,
                 "cookies": table.cookies,
+                # a save the run stopped before its answer came: it may be stored or not
+                "unanswered": (
+                    table.keeper_phone.sending
+                    if table.keeper_phone and f"/games/{log.game_id}/" in table.keeper_phone.sending
+                    else ""
+                ),
             }
             for table in TABLES
             for log in table.logs
