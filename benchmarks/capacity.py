@@ -54,6 +54,7 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 import uuid  # noqa: E402
+from collections import Counter  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from datetime import UTC, datetime  # noqa: E402
 from typing import Any  # noqa: E402
@@ -514,6 +515,41 @@ def in_flight(problem: str, games: list[Any], unanswered: dict[int, str]) -> boo
     return False
 
 
+def across_instances(info: dict[str, Any], logs: dict[str, Any], count: int = 20) -> str:
+    """Each of ``count`` games played, asked of one instance and then of the other (their
+    own ports, not the balancer's): the sheet's ETag from the first is a 304 at the second,
+    the PDF the first drew comes from Redis at the second (the same bytes, a Redis hit),
+    and the players' live view's ETag from the first is a 304 at the second."""
+    import redis
+
+    from tests.load.harness import Phone
+
+    one, two = info["app_ports"]
+    client = redis.Redis.from_url(info["redis_url"])
+    hits0 = client.info("stats")["keyspace_hits"]
+    games = [g for g in logs["games"] if g["acknowledged"]][:count]
+    ok = Counter[str]()
+    for g in games:
+        first, second = Phone(one, g["cookies"]), Phone(two, g["cookies"])
+        page = first.get(f"/games/{g['game_id']}")
+        etag = page.headers.get("ETag", "")
+        again = second.get(f"/games/{g['game_id']}", headers={"If-None-Match": etag})
+        ok["sheet 304"] += page.status == 200 and again.status == 304
+        pdf = first.get(f"/games/{g['game_id']}/sheet.pdf")
+        other = second.get(f"/games/{g['game_id']}/sheet.pdf")
+        ok["same PDF"] += pdf.status == other.status == 200 and pdf.text == other.text
+        live = first.get(g["live"]) if g.get("live") else None
+        if live is not None:
+            tag = live.headers.get("ETag", "")
+            ok["live 304"] += second.get(g["live"], headers={"If-None-Match": tag}).status == 304
+    hits = client.info("stats")["keyspace_hits"] - hits0
+    return (
+        f"Across instances ({len(games)} games, each asked of app1 then app2): "
+        + ", ".join(f"{k} {v}/{len(games)}" for k, v in ok.items())
+        + f"; Redis hits meanwhile {hits}"
+    )
+
+
 def redis_stats(info: dict[str, Any]) -> str:
     if not info.get("redis_url"):
         return ""
@@ -733,6 +769,8 @@ def main() -> None:
             problems = check(info, done["logs"])
             rounds = sum(len(g["acknowledged"]) for g in done["logs"]["games"])
             stats = redis_stats(info)
+            if args.instances > 1:
+                stats += "\n" + across_instances(info, done["logs"])
             degraded = [
                 line
                 for p in info["logs"].values()

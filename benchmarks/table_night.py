@@ -147,9 +147,11 @@ class Table:
     night_live: str
     logs: list[GameLog] = field(default_factory=list)
     keeper_phone: LocustPhone | None = None
+    live_paths: dict[int, str] = field(default_factory=dict)  # each game's live link
 
     def __post_init__(self) -> None:
         self.logs.append(GameLog(self.game, VARIANT))
+        self.live_paths[self.game] = self.game_live
 
     @property
     def saved(self) -> tuple[str, int]:
@@ -203,7 +205,7 @@ def keeper(user: User, table: Table, rng: random.Random) -> None:
                 game = account.game(table.night, VARIANT, table.people)
                 live = show_players(phone, f"/games/{game}/live")
                 table.logs.append(GameLog(game, VARIANT))
-                table.game_live = live
+                table.live_paths[game] = table.game_live = live
                 continue
         except Exception as exc:  # recorded, and the keeper goes on with the next round
             problem("keeper", repr(exc))
@@ -447,6 +449,7 @@ def write_logs(environment: Any, **_: Any) -> None:
                 "acknowledged": log.acknowledged,
                 "email": table.email,
                 "cookies": table.cookies,
+                "live": table.live_paths.get(log.game_id, ""),
                 # a save the run stopped before its answer came: it may be stored or not
                 "unanswered": (
                     table.keeper_phone.sending
