@@ -630,35 +630,76 @@ def report(args: argparse.Namespace, windows: list[dict[str, Any]], soak: bool) 
         print_soak(windows)
 
 
+#: Requests per second of one real table, by kind, as the model makes them (a page changes
+#: about 1.1 times a round: the round, and a correction one round in ten; a Texas game is
+#: 11 rounds, so the game's end comes once in 11 minutes).
+PER_ROUND, PER_GAME = 1 / 60, 1 / 660
+CHANGES = 1.1 * PER_ROUND + PER_GAME
+NOMINAL = {
+    "player: live view 304": 6 * (1 / 4 - CHANGES),
+    "player: live view 200": 6 * CHANGES,
+    "night phone: live view 304": 1 / 4 - CHANGES,
+    "night phone: live view 200": CHANGES,
+    "keeper: round form": PER_ROUND + PER_GAME,  # and once more to find the game over
+    "keeper: save round": PER_ROUND,
+    "keeper: sheet after save": 1.1 * PER_ROUND,
+    "keeper: correction form": 0.1 * PER_ROUND,
+    "keeper: save correction": 0.1 * PER_ROUND,
+    "keeper: sheet PDF": PER_GAME,
+    "keeper: new game form": PER_GAME,
+    "keeper: start game": PER_GAME,
+    "keeper: show players": PER_GAME,
+    "keeper: live link page": PER_GAME,
+}
+
+
+def per_table_cpu(w: dict[str, Any]) -> dict[str, float]:
+    """CPU seconds per second of one real table, by part: each request kind's measured cost
+    (the workers' hooks; the app's CPU outside requests, such as accepting and parsing,
+    spread over them as measured in the window) times the rate the model makes it at."""
+    costs = w["costs"]
+    n = sum(c["n"] for c in costs.values())
+    in_hooks = sum(c["n"] * c["app_ms"] for c in costs.values()) / 1000
+    outside = w["cpu"]["app"] / in_hooks if in_hooks else 1.0
+    app = sum(NOMINAL[k] * costs[k]["app_ms"] for k in NOMINAL if k in costs) / 1000 * outside
+    db = sum(NOMINAL[k] * costs[k]["db_ms"] for k in NOMINAL if k in costs) / 1000
+    rate = sum(NOMINAL.values())
+    balancer = (w["cpu"].get("haproxy", 0) + w["cpu"].get("redis", 0)) / max(n, 1) * rate
+    return {"app": app, "postgres": db, "balancer+redis": balancer, "requests": rate}
+
+
 def paper(w: dict[str, Any]) -> None:
-    """What a host of N cores holds, from the window's measured CPU per table."""
-    per_table = {k: v / w["seconds"] / w["tables_equiv"] for k, v in w["cpu"].items()}
-    app = per_table["app"] + per_table.get("haproxy", 0) + per_table.get("redis", 0)
-    pg = per_table["postgres"]
-    # The share of the cores the app could use at the measured limit: its CPU and the
-    # database's over the cores not taken by the load generator.
-    used = (
-        w["cpu"]["app"]
-        + w["cpu"]["postgres"]
-        + w["cpu"].get("haproxy", 0)
-        + w["cpu"].get("redis", 0)
-    ) / w["seconds"]
+    """What a host of N cores holds, from the measured CPU per request of each kind and the
+    rates a real table makes them at (NOMINAL)."""
+    cpu = per_table_cpu(w)
+    app = cpu["app"] + cpu["balancer+redis"]
+    pg = cpu["postgres"]
     print()
     print(
-        f"On paper (CPU per table: app tier {app * 1000:.2f} ms/s, PostgreSQL "
-        f"{pg * 1000:.2f} ms/s; at this limit the app and the database used {used:.2f} "
-        f"cores, the load generator {per_table['load generator'] * w['tables_equiv']:.2f}):"
+        f"On paper, from window {w['label']}'s CPU per request kind: one table makes "
+        f"{cpu['requests']:.2f} requests/s and costs the app tier {app * 1000:.2f} ms of CPU "
+        f"a second (balancer and Redis {cpu['balancer+redis'] * 1000:.2f} of it), "
+        f"PostgreSQL {pg * 1000:.2f} ms; with 70% of each core used (headroom for bursts):"
     )
     print(
         "  cores   tables, PostgreSQL on the same host   tables, app tier only "
-        "(PostgreSQL elsewhere)   PostgreSQL host cores needed"
+        "(PostgreSQL elsewhere)   PostgreSQL cores for those"
     )
     for cores in (2, 4, 8, 16, 32):
-        usable = cores * 0.7  # leave 30% headroom for bursts (latency, not throughput)
+        usable = cores * 0.7
         print(
             f"  {cores:>5}   {usable / (app + pg):>36.0f}   {usable / app:>40.0f}   "
-            f"{(usable / app) * pg / 0.7:>28.1f}"
+            f"{(usable / app) * pg / 0.7:>26.1f}"
         )
+    held = w["tables_equiv"]
+    print(
+        "  served in the window against the model's rates: "
+        + ", ".join(
+            f"{k.split(': ')[1]} {w['kinds'].get(k, {}).get('rps', 0) / held / v:.2f}"
+            for k, v in NOMINAL.items()
+            if k.startswith("player")
+        )
+    )
 
 
 #: What the README states each worker's caches may hold, MiB (scorekeeper/cache.py users):
@@ -732,6 +773,7 @@ def main() -> None:
     parser.add_argument("--soak", type=int, default=0, help="simulated tables for the soak")
     parser.add_argument("--soak-minutes", type=float, default=10)
     parser.add_argument("--profile", action="store_true", help="py-spy a worker, first window")
+    parser.add_argument("--keep", type=Path, help="a folder to copy the raw results into")
     args = parser.parse_args()
 
     print(f"Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit()}")
@@ -766,6 +808,10 @@ def main() -> None:
                 flush=True,
             )
             done = run_locust(args, info, windows, tmp, stop_on_fail=not args.soak)
+            if args.keep:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                for name in ("results.jsonl", "logs.json", "locust.log"):
+                    shutil.copy(tmp / name, args.keep / name)
             problems = check(info, done["logs"])
             rounds = sum(len(g["acknowledged"]) for g in done["logs"]["games"])
             stats = redis_stats(info)
