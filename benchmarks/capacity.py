@@ -445,13 +445,14 @@ def start_profile(info: dict[str, Any], tmp: Path, args: argparse.Namespace) -> 
             "--output",
             str(out),
             "--nonblocking",
+            "--gil",  # only samples holding the GIL: the worker's Python CPU, not its waits
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
 
 
-def profile_summary(path: Path, top: int = 25) -> str:
+def profile_summary(path: Path, top: int = 40) -> str:
     """py-spy's collapsed stacks (``--format raw``) summed by function: the share of the
     worker's samples in which each function was on the stack (inclusive) and on top."""
     inclusive: dict[str, int] = {}
@@ -467,9 +468,13 @@ def profile_summary(path: Path, top: int = 25) -> str:
         for frame in set(frames):
             inclusive[frame] = inclusive.get(frame, 0) + n
         own[frames[-1]] = own.get(frames[-1], 0) + n
-    lines = [f"{total} samples; inclusive share, own share, function (file):"]
-    for frame, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top]:
+    lines = [f"{total} samples; inclusive share, own share, function (file), below gunicorn:"]
+    ranked = [kv for kv in sorted(inclusive.items(), key=lambda kv: -kv[1]) if kv[1] < 0.9 * total]
+    for frame, n in ranked[:top]:
         lines.append(f"  {n / total:6.1%} {own.get(frame, 0) / total:6.1%}  {frame}")
+    lines.append("  most own time:")
+    for frame, n in sorted(own.items(), key=lambda kv: -kv[1])[:12]:
+        lines.append(f"  {inclusive[frame] / total:6.1%} {n / total:6.1%}  {frame}")
     return "\n".join(lines)
 
 
@@ -625,7 +630,7 @@ def report(args: argparse.Namespace, windows: list[dict[str, Any]], soak: bool) 
             f"Players' polls answered 304: {1 - changed / max(1, sum(polls.values())):.1%} "
             f"(a page changes once a round, about every 15th poll: 200s only then)"
         )
-    paper(best)
+    paper(best, windows)
     if soak:
         print_soak(windows)
 
@@ -653,13 +658,15 @@ NOMINAL = {
 }
 
 
-def per_table_cpu(w: dict[str, Any]) -> dict[str, float]:
+def per_table_cpu(w: dict[str, Any], earlier: list[dict[str, Any]]) -> dict[str, float]:
     """CPU seconds per second of one real table, by part: each request kind's measured cost
     (the workers' hooks; the app's CPU outside requests, such as accepting and parsing,
-    spread over them as measured in the window) times the rate the model makes it at."""
-    costs = w["costs"]
-    n = sum(c["n"] for c in costs.values())
-    in_hooks = sum(c["n"] * c["app_ms"] for c in costs.values()) / 1000
+    spread over them as measured in the window) times the rate the model makes it at. A
+    kind the window saw none of (a game's end is rarer than a window) costs what it cost
+    in the latest earlier window of the run that had it."""
+    costs = {k: c for e in earlier for k, c in e["costs"].items()} | w["costs"]
+    n = sum(c["n"] for c in w["costs"].values())
+    in_hooks = sum(c["n"] * c["app_ms"] for c in w["costs"].values()) / 1000
     outside = w["cpu"]["app"] / in_hooks if in_hooks else 1.0
     app = sum(NOMINAL[k] * costs[k]["app_ms"] for k in NOMINAL if k in costs) / 1000 * outside
     db = sum(NOMINAL[k] * costs[k]["db_ms"] for k in NOMINAL if k in costs) / 1000
@@ -668,10 +675,10 @@ def per_table_cpu(w: dict[str, Any]) -> dict[str, float]:
     return {"app": app, "postgres": db, "balancer+redis": balancer, "requests": rate}
 
 
-def paper(w: dict[str, Any]) -> None:
+def paper(w: dict[str, Any], windows: list[dict[str, Any]]) -> None:
     """What a host of N cores holds, from the measured CPU per request of each kind and the
     rates a real table makes them at (NOMINAL)."""
-    cpu = per_table_cpu(w)
+    cpu = per_table_cpu(w, windows)
     app = cpu["app"] + cpu["balancer+redis"]
     pg = cpu["postgres"]
     print()
