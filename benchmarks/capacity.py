@@ -16,9 +16,10 @@ masters (``deploy/app1.env``, ``deploy/app2.env``) behind HAProxy started from
 missing). Every instance runs deploy/gunicorn.conf.py plus the measuring hooks of
 benchmarks/request_costs.py (the per-kind CPU costs).
 
-Then it makes the tables (one keeper account each, a night of six people with two
-finished games imported, the current game and both live links) and runs the table-night
-model (benchmarks/table_night.py) with Locust, headless, in one process: ``--start``
+Then it runs the table-night model (benchmarks/table_night.py) with Locust, headless, in
+one process; each table's keeper sets the table up as it sits down (an account, a night
+of six people with two finished games imported, the current game and both live links),
+while the window settles: ``--start``
 simulated tables, ``--step`` more each window, each window ``--settle`` seconds unmeasured
 and ``--measure`` measured, until a window fails (a p99 over ``--p99`` ms, an error, a
 stale page) or ``--max`` is reached. Time is compressed ``--compress`` times, so a
