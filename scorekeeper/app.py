@@ -145,14 +145,23 @@ def _shared_cache(app: Flask) -> None:
     """A cache of rendered documents shared by every worker and host (Flask-Caching), when
     ``CACHE_TYPE`` is configured, e.g. ``SCOREKEEPER_CACHE_TYPE=RedisCache`` and
     ``SCOREKEEPER_CACHE_REDIS_URL=redis://127.0.0.1:6379/0``. Without it each worker keeps
-    its own cache in memory (scorekeeper/cache.py), and no other service is needed."""
+    its own cache in memory (scorekeeper/cache.py), and no other service is needed. When
+    the backend fails, each worker logs it and uses its own caches until it answers again
+    (``cache.SharedCache``); Redis gets short socket timeouts by default, so a Redis host
+    that went silent holds a request up for at most about a second."""
     if not app.config.get("CACHE_TYPE"):
         return
     from flask_caching import Cache
 
+    from .cache import SharedCache
+
     app.config.setdefault("CACHE_DEFAULT_TIMEOUT", 24 * 60 * 60)
     app.config.setdefault("CACHE_KEY_PREFIX", "scorekeeper:")
-    app.extensions["scorekeeper_shared_cache"] = Cache(app)
+    if str(app.config["CACHE_TYPE"]).endswith("RedisCache"):
+        app.config.setdefault(
+            "CACHE_OPTIONS", {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
+        )
+    app.extensions["scorekeeper_shared_cache"] = SharedCache(Cache(app))
 
 
 def _sqlalchemy_url(url: str) -> str:

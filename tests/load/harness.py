@@ -76,29 +76,19 @@ def _control_socket_args() -> list[str]:
     return []
 
 
-class Server:
-    """gunicorn serving ``scorekeeper:create_app()``, in a process group of its own so that
-    the master and its workers can be killed at once."""
+class Service:
+    """A server process (``command`` run from the checkout) in a process group of its own,
+    so that a master and its workers are stopped or killed at once."""
 
-    def __init__(
-        self, db_url: str, log: Path, workers: int = 3, env: dict[str, str] | None = None
-    ) -> None:
-        self.db_url = db_url
+    def __init__(self, name: str, command: list[str], env: dict[str, str], log: Path) -> None:
+        self.name = name
+        self.command = command
+        self.env = env
         self.log = log
-        self.workers = workers
-        self.env = {**app_env(db_url), **(env or {})}
-        self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
-    @property
-    def command(self) -> list[str]:
-        return [
-            sys.executable, "-m", "gunicorn", "--workers", str(self.workers),
-            "--bind", f"127.0.0.1:{self.port}", *_control_socket_args(),
-            "scorekeeper:create_app()",
-        ]  # fmt: skip
-
-    def start(self, timeout: float = 45) -> None:
+    def start(self, ready: Callable[[], bool], timeout: float = 45) -> None:
+        """Start it and wait until ``ready()`` (its errors count as not ready yet)."""
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 self.command,
@@ -112,16 +102,21 @@ class Server:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(
-                    f"gunicorn exited ({self.proc.returncode}):\n{self.log_tail()}"
+                    f"{self.name} exited ({self.proc.returncode}):\n{self.log_tail()}"
                 )
-            with contextlib.suppress(*NETWORK_ERRORS):
-                if Phone(self.port).get("/login", timeout=2).status == 200:
+            with contextlib.suppress(Exception):
+                if ready():
                     return
             time.sleep(0.1)
-        raise AssertionError(f"gunicorn did not answer in {timeout} s:\n{self.log_tail()}")
+        raise AssertionError(f"{self.name} did not answer in {timeout} s:\n{self.log_tail()}")
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
 
     def kill(self) -> None:
-        """SIGKILL to the master and every worker: no clean shutdown of anything."""
+        """SIGKILL to the whole group: no clean shutdown of anything."""
         assert self.proc is not None
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
@@ -132,14 +127,14 @@ class Server:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGTERM)
         try:
-            self.proc.wait(timeout=15)
+            self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
 
     def log_text(self, since: int = 0) -> str:
-        """What gunicorn logged (from byte ``since`` on: see log_size)."""
+        """What it logged (from byte ``since`` on: see log_size)."""
         if not self.log.exists():
             return ""
         with open(self.log, "rb") as fh:
@@ -151,6 +146,26 @@ class Server:
 
     def log_tail(self, lines: int = 40) -> str:
         return "\n".join(self.log_text().splitlines()[-lines:])
+
+
+class Server(Service):
+    """gunicorn serving ``scorekeeper:create_app()`` on a free loopback port."""
+
+    def __init__(
+        self, db_url: str, log: Path, workers: int = 3, env: dict[str, str] | None = None
+    ) -> None:
+        self.db_url = db_url
+        self.workers = workers
+        self.port = free_port()
+        command = [
+            sys.executable, "-m", "gunicorn", "--workers", str(workers),
+            "--bind", f"127.0.0.1:{self.port}", *_control_socket_args(),
+            "scorekeeper:create_app()",
+        ]  # fmt: skip
+        super().__init__("gunicorn", command, {**app_env(db_url), **(env or {})}, log)
+
+    def start(self, timeout: float = 45) -> None:  # type: ignore[override]
+        super().start(lambda: Phone(self.port).get("/login", timeout=2).status == 200, timeout)
 
 
 # ------------------------------------------------------------------------ phones ---
@@ -185,13 +200,7 @@ class Phone:
     ) -> Reply:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
-            sent = dict(headers or {})
-            if self.cookies:
-                sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-            body = None
-            if form is not None:
-                body = urlencode(form)
-                sent["Content-Type"] = "application/x-www-form-urlencoded"
+            sent, body = self.outgoing(form, headers)
             conn.request(method, path, body=body, headers=sent)
             response = conn.getresponse()
             text = response.read().decode("utf-8", "replace")
@@ -200,6 +209,19 @@ class Phone:
             return Reply(response.status, response.headers, text)
         finally:
             conn.close()
+
+    def outgoing(
+        self, form: dict[str, Any] | None, headers: dict[str, str] | None
+    ) -> tuple[dict[str, str], str | None]:
+        """The headers (with this phone's cookies) and the body of a request."""
+        sent = dict(headers or {})
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        return sent, body
 
     def _keep(self, header: str) -> None:
         name, _, rest = header.partition("=")
@@ -302,6 +324,25 @@ class Account:
         r = self.phone.post(url, {**hidden, **data})
         assert r.status == 302, page_text(r.text)[:800]
         return last_id(r.location)
+
+    def import_game(self, night: int, record: dict[str, Any]) -> int:
+        """A game record (JSON) imported into the night through its import form."""
+        url = f"/nights/{night}/games/import"
+        _, hidden = self.phone.form(url)
+        r = self.phone.post(url, {**hidden, "record": json.dumps(record)})
+        assert r.status == 302, page_text(r.text)[:800]
+        return last_id(r.location)
+
+
+def show_players(phone: Phone, page: str) -> str:
+    """The keeper's "Show players" on a game's or a night's live page (``/games/<id>/live``,
+    ``/nights/<id>/live``): the path of the link the players open."""
+    _, hidden = phone.form(page)
+    r = phone.post(page, {"csrf_token": hidden["csrf_token"]})
+    assert r.status == 302, (page, r.status)
+    link = re.search(r'id="live-url"[^>]* value="([^"]+)"', phone.get(page).text)
+    assert link, f"no link on {page}"
+    return local_path(unescape(link.group(1)))
 
 
 # ----------------------------------------------------------------------- rounds ---
