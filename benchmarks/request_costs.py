@@ -113,14 +113,14 @@ def worker_exit(server: Any, worker: Any) -> None:
 def _caches() -> dict[str, int]:
     """The bytes each of the worker's caches holds (what the README bounds)."""
     try:
-        from scorekeeper import services
         from scorekeeper.reports import files
+        from scorekeeper.services import state
         from scorekeeper.web.games import sheet
     except ImportError:  # pragma: no cover - the app is not loaded yet
         return {}
     return {
-        "standings": services.STANDINGS_CACHE.bytes,
-        "drawn states": services.DRAWN_STATES.bytes,
+        "standings": state.STANDINGS_CACHE.bytes,
+        "drawn states": state.DRAWN_STATES.bytes,
         "sheets": sheet.SHEET_CACHE.local.bytes,
         "pdfs": files.PDF_CACHE.documents.local.bytes,
     }

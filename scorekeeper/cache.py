@@ -11,7 +11,7 @@ example ``RedisCache`` with ``CACHE_REDIS_URL``; see the README's deploy section
 keys name the stored state of what they render (game, version, templates), so a shared
 entry is never stale: a change makes a new key, and old keys age out by the backend's
 timeout. Replays stay per worker: they are Python objects, cheaper to rebuild than to
-unpickle (``services.STANDINGS_CACHE`` by the record's hash, ``services.DRAWN_STATES``
+unpickle (``services.state.STANDINGS_CACHE`` by the record's hash, ``DRAWN_STATES``
 the last state of each game a worker drew, by its game).
 
 The shared cache is only a cache: when its backend fails (Redis stopped, restarted,

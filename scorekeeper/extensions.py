@@ -2,7 +2,7 @@
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flask_compress
 from flask_login import LoginManager
@@ -19,6 +19,11 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+if TYPE_CHECKING:
+    Model = Base  # what type checkers see of Flask-SQLAlchemy's db.Model
+else:
+    Model = db.Model
 migrate = Migrate()
 csrf = CSRFProtect()
 

@@ -77,7 +77,7 @@ class ChoiceField(SelectField):
     def pre_validate(self, form: Any) -> None:
         raw = str(self.data or "")
         if raw and not re.fullmatch(r"[0-9]{1,4}", raw):
-            numbers = [str(choice.value) for choice in self.choices]  # type: ignore[union-attr]
+            numbers = [str(choice.value) for choice in self.choices]
             either = ", ".join(numbers[:-1]) + " or " + numbers[-1]
             raise ValidationError(f"{self.label.text} {either} points.")
 
@@ -235,11 +235,10 @@ class NewGameForm(OneTimeForm):
             self.seating = SeatingForm.from_formdata(people, request.form)
         else:
             self.seating = SeatingForm.prefilled(people, source)
-            same = source is not None and source.variant == variant.name
-            defaults = {"currency": currency}
-            self.show_settings(
-                variant.parse_settings({**source.settings, **defaults} if same else defaults)
-            )
+            defaults: dict[str, Any] = {"currency": currency}
+            if source is not None and source.variant == variant.name:
+                defaults = {**source.settings, **defaults}
+            self.show_settings(variant.parse_settings(defaults))
         self._people = {name_key(p.name) for p in people}
 
     @property

@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, object_session, relationship
 
-from .extensions import db
+from .extensions import Model
 from .rules import GAME_FORMAT, get_variant, name_key
 
 
@@ -35,7 +35,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class User(UserMixin, db.Model):
+class User(UserMixin, Model):
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -48,7 +48,8 @@ class User(UserMixin, db.Model):
     # The token of the login this object stands for: set when a login starts
     # (web.auth.start_session) and when the user is loaded from a session cookie or a
     # remember cookie (web.load_user). Not a column.
-    session_token = None
+    __allow_unmapped__ = True  # session_token below is a plain attribute, not a column
+    session_token: str | None = None
 
     def get_id(self) -> str:
         """What Flask-Login keeps in the session and in the remember cookie: the token of
@@ -59,7 +60,7 @@ class User(UserMixin, db.Model):
         return self.session_token
 
 
-class LoginAttempt(db.Model):
+class LoginAttempt(Model):
     """Password checks, to slow down password guessing across all workers, and the
     successful log-ins (``ok``) that make a device or an address known for an email (see
     :mod:`scorekeeper.logins`). Failures are kept 15 minutes, successes
@@ -84,7 +85,7 @@ class LoginAttempt(db.Model):
 TOKEN_MAX = 64  # the length of a login token's column
 
 
-class UserSession(db.Model):
+class UserSession(Model):
     """One login: its token is what the session cookie and the remember cookie carry.
     Logging out deletes the row; changing the password or "log out everywhere else"
     deletes the user's other rows; a row past ``expires_at`` no longer logs anyone in."""
@@ -102,7 +103,7 @@ class UserSession(db.Model):
     user: Mapped[User] = relationship()
 
 
-class Night(db.Model):
+class Night(Model):
     __tablename__ = "nights"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -136,7 +137,7 @@ class Night(db.Model):
     )
 
 
-class Regular(db.Model):
+class Regular(Model):
     """Someone a keeper plays with, night after night. Each night's :class:`Person` is one
     of the keeper's regulars; the game records keep the name each game was played with,
     and the link is by identity, so renaming a regular rewrites nothing recorded. Merging
@@ -162,7 +163,7 @@ class Regular(db.Model):
     )
 
 
-class RegularMerge(db.Model):
+class RegularMerge(Model):
     """A merge of two entries for one person, as the keeper did it: ``gone`` became part of
     ``kept``. ``moved`` lists what moved from one to the other (people, ledger entries as
     payer and as payee, handles copied, regulars merged into ``gone`` before), so the merge
@@ -184,7 +185,7 @@ class RegularMerge(db.Model):
     gone: Mapped[Regular] = relationship(foreign_keys=[gone_id])
 
 
-class PaymentHandle(db.Model):
+class PaymentHandle(Model):
     """How a regular likes to be paid: a PayPal.me, Venmo, Revolut or Cash App handle, an
     IBAN, or a line of text (see :mod:`scorekeeper.services.payments`)."""
 
@@ -199,7 +200,7 @@ class PaymentHandle(db.Model):
     regular: Mapped[Regular] = relationship(back_populates="handles")
 
 
-class Person(db.Model):
+class Person(Model):
     """Someone on a night's roster, one of the keeper's regulars; the same person across
     the night's games (the records use ``name``, the night's spelling)."""
 
@@ -220,7 +221,7 @@ class Person(db.Model):
         self.name_key = name_key(name)
 
 
-class Game(db.Model):
+class Game(Model):
     """One game of a night. ``version`` counts changes: an edit made against an older
     version is refused (two phones never silently overwrite each other). ``rewritten`` is
     the version of the last change that did more than add a round at the end (see
@@ -284,7 +285,7 @@ def _count_rewrite(_mapper: Any, _connection: Any, game: Game) -> None:
         game.rewritten = game.version + 1  # the version this update commits
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A person's seat in a game, in clockwise order (late joiners take new seats)."""
 
     __tablename__ = "seats"
@@ -306,7 +307,7 @@ class Seat(db.Model):
         return self.person.name
 
 
-class LedgerEntry(db.Model):
+class LedgerEntry(Model):
     """What people did with a night's money, kept for ever with who recorded it and when.
 
     - ``payment``: on ``night``, ``payer`` paid ``payee`` ``amount`` (from a suggested
@@ -354,7 +355,7 @@ class LedgerEntry(db.Model):
     user: Mapped[User] = relationship(foreign_keys=[user_id])
 
 
-class GameResult(db.Model):
+class GameResult(Model):
     """One person's results of one game as the engine worked them out at the game's
     ``version``: a stored fact the stats read instead of replaying every game of a
     keeper's history (see :mod:`scorekeeper.services.results`, which keeps them up to date)."""
@@ -373,7 +374,7 @@ class GameResult(db.Model):
     balance: Mapped[int] = mapped_column(BigInteger)  # minor units; 0 until finished
 
 
-class Submission(db.Model):
+class Submission(Model):
     """The one-time id of a form that creates something (a night, a game, an import, a
     person): sent again (a double tap, a retry), it finds what the first one created
     instead of creating it twice. Unique per user, so two racing posts store one."""
@@ -389,7 +390,7 @@ class Submission(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class GameRound(db.Model):
+class GameRound(Model):
     """One round of a game, stored as the round object of the game record."""
 
     __tablename__ = "game_rounds"
@@ -404,7 +405,7 @@ class GameRound(db.Model):
     game: Mapped[Game] = relationship(back_populates="rounds")
 
 
-class Edit(db.Model):
+class Edit(Model):
     """The game's history: every change, with the round before and after, kept forever
     because money depends on it. ``submission`` makes a repeated POST count once."""
 
@@ -439,7 +440,7 @@ LIVE_TOKEN_BYTES = 16  # secrets.token_urlsafe(16): 22 characters, 128 random bi
 LIVE_TOKEN_MAX = 43  # the column's length: room for up to 32 random bytes
 
 
-class LiveLink(db.Model):
+class LiveLink(Model):
     """A read-only link for the players at the table: ``/live/<token>`` shows one game,
     ``/live/night/<token>`` one night, to anyone who has the link, with no account.
 

@@ -232,7 +232,7 @@ _NIGHT_BY_TOKEN = (
         Night.deleted_at.is_(None),
     )
 )
-_NIGHT_ID = bindparam("night_id")
+_NIGHT_ID: Any = bindparam("night_id")
 # The regulars a night's settlement names (its people and the parties to debts carried
 # in) with their ways to pay: read as they are, since a handle edited in place keeps its
 # row count, and SQLite may give a new row the id of one just deleted.

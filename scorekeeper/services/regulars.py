@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, select, update
 
 from ..extensions import db, upsert
 from ..models import LedgerEntry, Night, PaymentHandle, Person, Regular, RegularMerge, User, utcnow
@@ -123,12 +124,12 @@ def add_missing_regulars(owner_id: int, names: Sequence[str]) -> None:
     if not batch:
         return
     now = utcnow()
-    rows = sorted(
+    rows: list[dict[str, Any]] = sorted(
         ({"owner_id": owner_id, "name": n, "name_key": name_key(n), "created_at": now}
          for n in batch.values()),
         key=lambda row: row["name_key"],
     )  # fmt: skip
-    db.session.execute(upsert(Regular.__table__).on_conflict_do_nothing(), rows)
+    db.session.execute(upsert(cast(Table, Regular.__table__)).on_conflict_do_nothing(), rows)
 
 
 def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:
@@ -229,8 +230,9 @@ def merge_regulars(keep: Regular, gone: Regular, *, user: User) -> RegularMerge:
     if keep_id == gone_id or owner_id != gone.owner_id:
         raise Refused("choose two different regulars")
     lock_keeper(owner_id)
-    keep, gone = _fresh(keep_id), _fresh(gone_id)
-    assert keep is not None and gone is not None
+    fresh_keep, fresh_gone = _fresh(keep_id), _fresh(gone_id)
+    assert fresh_keep is not None and fresh_gone is not None
+    keep, gone = fresh_keep, fresh_gone
     for regular in (keep, gone):
         if regular.merged_into_id is not None:
             raise Refused(f"{regular.name} was merged into another regular already: reload")

@@ -264,8 +264,8 @@ def _sync_seats(game: Game, standings: Standings) -> None:
             game.seats.remove(seat)
             db.session.delete(seat)
     for position, player in wanted.items():
-        seat = by_position.get(position)
-        if seat is None:
+        seated = by_position.get(position)
+        if seated is None:
             game.seats.append(
                 Seat(
                     person=find_or_add_person(game.night, player.name),
@@ -273,8 +273,8 @@ def _sync_seats(game: Game, standings: Standings) -> None:
                     joined_round=player.joined_round,
                 )
             )
-        elif seat.joined_round:
-            seat.joined_round = player.joined_round or seat.joined_round
+        elif seated.joined_round:
+            seated.joined_round = player.joined_round or seated.joined_round
 
 
 def join_candidates(game: Game, standings: Standings) -> list[str]:

@@ -25,9 +25,9 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached, selectinload
 
@@ -353,18 +353,21 @@ def mark_changed(game: Game) -> None:
 # A round added at the end counts the game's version up first, only if it is still the one
 # the round was planned on: the first write of the change, which locks the game's row as
 # ``lock_games`` does. ``rewritten`` stays (see ``Game.rewritten``).
+_GAMES = cast(Table, Game.__table__)
+_ROUNDS = cast(Table, GameRound.__table__)
+_EDITS = cast(Table, Edit.__table__)
 _COUNT_UP = (
-    update(Game.__table__)
-    .where(Game.__table__.c.id == bindparam("game_id"))
-    .where(Game.__table__.c.version == bindparam("planned_on"))
-    .values(version=Game.__table__.c.version + 1, updated_at=bindparam("now"))
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"))
+    .where(_GAMES.c.version == bindparam("planned_on"))
+    .values(version=_GAMES.c.version + 1, updated_at=bindparam("now"))
 )
 
 
-_ADD_ROUND = insert(GameRound.__table__).inline()  # no RETURNING: its id is not needed
+_ADD_ROUND = insert(_ROUNDS).inline()  # no RETURNING: its id is not needed
 
 
-_ADD_EDIT = insert(Edit.__table__).inline()
+_ADD_EDIT = insert(_EDITS).inline()
 
 
 def append_round(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from flask import (
     Blueprint,
@@ -28,7 +28,7 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required, login_user, logout_user
-from sqlalchemy import delete, select
+from sqlalchemy import Table, delete, select
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
@@ -141,7 +141,9 @@ def register(email: str, password: str) -> bool:
     new address would be asked to confirm and the owner of an existing one told that
     someone signed up with it."""
     hashed = _hash(password)
-    insert = upsert(User.__table__).values(email=email, password_hash=hashed, created_at=utcnow())
+    insert = upsert(cast(Table, User.__table__)).values(
+        email=email, password_hash=hashed, created_at=utcnow()
+    )
     stored = db.session.scalar(
         insert.on_conflict_do_update(
             index_elements=["email"], set_={"email": insert.excluded.email}

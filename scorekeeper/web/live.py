@@ -45,6 +45,7 @@ from flask import (
     url_for,
 )
 from flask_login import login_required
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import services
 from ..cache import DocumentCache
@@ -120,7 +121,7 @@ def _page(html: str, etag: str) -> Response:
 
 
 @bp.get("/live/<token>")
-def game(token: str) -> Response:
+def game(token: str) -> BaseResponse:
     """A game as the players see it: the banner, the grid, the pot, the chart."""
     _limited(token)
     stamp = live.game_stamp(token)
@@ -157,7 +158,7 @@ def game(token: str) -> Response:
 
 
 @bp.get("/live/night/<token>")
-def night(token: str) -> Response:
+def night(token: str) -> BaseResponse:
     """A night as the players see it: its games and the running settlement, each transfer
     with the payee's ways to pay (paid from the payer's own phone)."""
     _limited(token)
@@ -231,7 +232,7 @@ def _keeper_page(
     )
 
 
-def _actions(kind: str, **target: int) -> dict[str, str]:
+def _actions(kind: str, **target: Any) -> dict[str, str]:
     return {
         "open": url_for(f"live.{kind}_link", **target),
         **{
@@ -243,7 +244,7 @@ def _actions(kind: str, **target: int) -> dict[str, str]:
 
 @bp.route("/games/<id:game_id>/live", methods=["GET", "POST"])
 @login_required
-def game_link(game_id: int) -> str | Response:
+def game_link(game_id: int) -> str | BaseResponse:
     """The keeper's page of a game's live view: the QR code and the link, or the way to
     make one; a POST ("Show players") makes the link, or finds the one in force."""
     game: Game = game_or_404(game_id)
@@ -260,7 +261,7 @@ def game_link(game_id: int) -> str | Response:
 
 @bp.route("/nights/<id:night_id>/live", methods=["GET", "POST"])
 @login_required
-def night_link(night_id: int) -> str | Response:
+def night_link(night_id: int) -> str | BaseResponse:
     """The same for a night (its games and the running settlement)."""
     night: Night = night_or_404(night_id)
     if request.method == "POST":
@@ -281,7 +282,7 @@ CHANGES: dict[str, tuple[Any, str]] = {
 }
 
 
-def _changed(change: str, target: dict[str, int]) -> Response:
+def _changed(change: str, target: dict[str, Any]) -> BaseResponse:
     """Run a change of a link (CSRF checked by CSRFProtect before the view) and show the
     keeper's page again: open (make the link, or find the one in force), renew, off."""
     done, what = CHANGES.get(change, (live.open_link, ""))
@@ -298,11 +299,11 @@ def _changed(change: str, target: dict[str, int]) -> Response:
 
 @bp.post("/games/<id:game_id>/live/<any(renew, off):change>")
 @login_required
-def change_game_link(game_id: int, change: str) -> Response:
+def change_game_link(game_id: int, change: str) -> BaseResponse:
     return _changed(change, {"game_id": game_or_404(game_id).id})
 
 
 @bp.post("/nights/<id:night_id>/live/<any(renew, off):change>")
 @login_required
-def change_night_link(night_id: int, change: str) -> Response:
+def change_night_link(night_id: int, change: str) -> BaseResponse:
     return _changed(change, {"night_id": night_or_404(night_id).id})

@@ -4,6 +4,8 @@ unchanged game or night is served from the PDF cache without rendering again."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, make_response
 from flask_login import login_required
 
@@ -32,7 +34,7 @@ def _pdf(body: bytes, filename: str) -> Response:
     return Response(body, mimetype="application/pdf", headers={"Content-Disposition": disposition})
 
 
-def _labels(stamp: services.GameStamp) -> dict[str, str]:
+def _labels(stamp: services.GameStamp) -> dict[str, Any]:
     return {
         "title": get_variant(stamp.variant).title,
         "night_name": stamp.night_name,

@@ -84,7 +84,7 @@ def add() -> Response:
             lambda: directory.add_regular(
                 current_user, form.name.data, submission=form.submission.data
             ),
-            lambda r: f"{r.name} added to your regulars.",
+            lambda r: f"{r.name} added to your regulars." if r else "",
         )
     except AlreadyCreated as done:  # a double tap: the first one added them
         flash("Already added (sent twice): one of your regulars once.", "info")

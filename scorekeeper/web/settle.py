@@ -102,9 +102,11 @@ def mark(night_id: int) -> Response:
         flash("That transfer is not one the page offered: see what is to pay now.", "error")
         return _done(night_id)
     kind = form.action.data
+    payer, payee, amount = form.payer.number, form.payee.number, form.amount.number
+    assert payer is not None and payee is not None and amount is not None  # validated
     return _record(
         lambda: ledger.settle_transfer(
-            night, form.payer.number, form.payee.number, form.amount.number, kind=kind,
+            night, payer, payee, amount, kind=kind,
             user=current_user, submission=form.submission.data,
         ),
         lambda line: f"{line.sentence(night.currency)}: "

@@ -83,7 +83,8 @@ class RoundEntry:
         else:
             upcoming = self.s.upcoming(self.game.pending_joins)
             dealer = upcoming.dealer if upcoming else ""
-        seats = {name_key(p.name): p.seat for p in (*self.s.players, *self.players)}
+        seats = {name_key(p.name): p.seat for p in self.s.players}
+        seats.update({name_key(p.name): p.seat for p in self.players})
         dealer_seat = seats.get(name_key(dealer))
         if dealer_seat is None:
             return self.players
