@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable
-from inspect import iscoroutinefunction
 from pathlib import Path
 from typing import Any
 
@@ -37,26 +35,8 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
-class ScorekeeperFlask(Flask):
-    """Flask, remembering which of its views and hooks are coroutine functions: Flask
-    asks ``inspect.iscoroutinefunction`` of each one on every request (``ensure_sync``),
-    about a twentieth of what a 304 costs. The app has no async view; one would still be
-    run through ``async_to_sync``, as Flask does."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._is_coroutine: dict[Any, bool] = {}
-
-    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        key = getattr(func, "__func__", func)  # a bound method: its function
-        found = self._is_coroutine.get(key)
-        if found is None:
-            found = self._is_coroutine[key] = iscoroutinefunction(func)
-        return self.async_to_sync(func) if found else func
-
-
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    app = ScorekeeperFlask(
+    app = Flask(
         __name__,
         instance_relative_config=True,
         template_folder=_asset_dir("templates"),

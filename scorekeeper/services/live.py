@@ -42,6 +42,7 @@ from ..models import (
     utcnow,
 )
 from .base import Conflict, transaction
+from .state import state_key
 
 _TOKEN = re.compile(rf"[A-Za-z0-9_-]{{16,{LIVE_TOKEN_MAX}}}")
 
@@ -124,7 +125,7 @@ def _commit() -> None:
 
 # ------------------------------------------------------------------ the players ---
 @dataclass(frozen=True, slots=True)
-class GameStamp:
+class LinkStamp:
     """The state a game link shows: the link, the game's version, the night's name (and
     how it writes money: changing that bumps the game's version)."""
 
@@ -134,6 +135,11 @@ class GameStamp:
     created_at: datetime
     night_name: str
     locale: str
+
+    @property
+    def key(self) -> str:
+        """The stored state it shows, as the keeper's caches name it (``state.state_key``)."""
+        return state_key(self.game_id, self.created_at, self.version)
 
     @property
     def tag(self) -> str:
@@ -157,13 +163,13 @@ _GAME_BY_TOKEN = (
 )
 
 
-def game_stamp(token: str) -> GameStamp | None:
+def link_stamp(token: str) -> LinkStamp | None:
     """The game behind a link in force, in one query by the token's unique index; None
     for a token that is unknown, turned off, or of a deleted game (or night)."""
     if not plausible(token):
         return None
     row = _first(_GAME_BY_TOKEN, {"token": token})
-    return None if row is None else GameStamp(*row)
+    return None if row is None else LinkStamp(*row)
 
 
 def _first(statement: Any, values: dict[str, Any]) -> Any:
@@ -249,7 +255,7 @@ _NIGHT_HANDLES = (
 )
 
 
-def night_stamp(token: str) -> NightStamp | None:
+def night_link_stamp(token: str) -> NightStamp | None:
     """The night behind a link in force (one query by the token's unique index, then one
     for the ways to pay of its regulars); None for a token that is unknown, turned off,
     or of a deleted night."""
@@ -264,18 +270,15 @@ def night_stamp(token: str) -> NightStamp | None:
     return NightStamp(row[0], row[1], digest.hexdigest()[:20])
 
 
-def load_game(game_id: int) -> Game | None:
-    """A live game with its seats and rounds (for a link already checked by its stamp)."""
-    query = (
-        select(Game)
-        .where(Game.id == game_id, Game.deleted_at.is_(None))
-        .options(selectinload(Game.seats).joinedload(Seat.person), selectinload(Game.rounds))
-    )
+def linked_game(game_id: int) -> Game | None:
+    """The game's row, for a link already checked by its stamp (its seats and rounds load
+    on first use: its standings may be found by the stamp's state without them)."""
+    query = select(Game).where(Game.id == game_id, Game.deleted_at.is_(None))
     return db.session.scalars(query).first()
 
 
-def load_night(night_id: int) -> Night | None:
-    """A live night with its people and games, seats and rounds (as ``nights.load_night``
+def linked_night(night_id: int) -> Night | None:
+    """A live night with its people and games, seats and rounds (as ``nights.owned_night``
     without an owner: the link was checked by its stamp)."""
     games = selectinload(Night.games)
     query = (

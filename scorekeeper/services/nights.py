@@ -50,7 +50,7 @@ MAX_GAMES_PER_NIGHT = 50
 MAX_PEOPLE_PER_NIGHT = 60
 
 
-def load_night(night_id: int, owner: User, *, deleted: bool = False) -> Night | None:
+def owned_night(night_id: int, owner: User, *, deleted: bool = False) -> Night | None:
     """A night with its people and games (seats and rounds too), in a fixed number of
     queries however many games it holds; owner only; a deleted night only when asked."""
     games = selectinload(Night.games)

@@ -25,7 +25,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -100,7 +100,19 @@ class DrawnState:
 DRAWN_STATES = ByteBoundedCache[DrawnState](max_bytes=32 * 1024 * 1024)
 
 
-def standings_at(game: Game, stamp: GameStamp) -> tuple[Standings, bool]:
+class StateStamp(Protocol):
+    """What names one stored state of a game: the keeper's ``GameStamp`` or a live link's
+    ``live.LinkStamp``, both read in one query before anything else."""
+
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def key(self) -> str: ...
+
+
+def standings_at(game: Game, stamp: StateStamp) -> tuple[Standings, bool]:
     """The game's standings, and whether they are those of the state ``stamp`` names
     (the stamp the request read first). Those are kept by that state, and found by it
     without loading the rounds or hashing the record. What is drawn from standings that
@@ -146,7 +158,7 @@ _ROUNDS_AFTER = (
 )
 
 
-def _folded_on(last: DrawnState, game_id: int, stamp: GameStamp) -> DrawnState | None:
+def _folded_on(last: DrawnState, game_id: int, stamp: StateStamp) -> DrawnState | None:
     """The state ``stamp`` names, folded on from ``last``, an earlier state of the game
     this worker drew that its record still starts with: the rounds stored after those of
     ``last`` are read (with the version, in one statement) and extended onto its
@@ -175,7 +187,7 @@ def _folded_on(last: DrawnState, game_id: int, stamp: GameStamp) -> DrawnState |
     return DrawnState(stamp.key, stamp.version, standings, size)
 
 
-def still_at(game: Game, stamp: GameStamp) -> bool:
+def still_at(game: Game, stamp: StateStamp) -> bool:
     """Were the rows of ``game`` loaded so far the state ``stamp`` names? The game's row
     was, and its version, read again now, still is (seats and rounds load after the
     game's row, and every change to a record bumps the version, a change of this
@@ -186,13 +198,13 @@ def still_at(game: Game, stamp: GameStamp) -> bool:
     return now == stamp.version
 
 
-def _loaded_at(game: Game, stamp: GameStamp) -> bool:
+def _loaded_at(game: Game, stamp: StateStamp) -> bool:
     return (game.id, game.version) == (stamp.game_id, stamp.version) and not (
         db.session.new or db.session.dirty or db.session.deleted
     )
 
 
-def load_game(
+def owned_game(
     game_id: int, owner: User, *, deleted: bool = False, eager: bool = True
 ) -> Game | None:
     """A game with its seats and rounds in a fixed number of queries, owner only; a deleted

@@ -19,7 +19,7 @@ def _error(status: int, message: str) -> tuple[Response, int]:
 def game(game_id: int) -> Response | tuple[Response, int]:
     if not current_user.is_authenticated:
         return _error(401, "log in to read your games")
-    found = services.load_game(game_id, current_user)
+    found = services.owned_game(game_id, current_user)
     if found is None:
         return _error(404, "no such game among yours")
     standings = services.standings_for(found)

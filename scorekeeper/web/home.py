@@ -33,7 +33,7 @@ def index() -> str:
         .limit(10)
     ).all()
     # Tonight's night first, with each game's state (variant, round, leader).
-    latest = services.load_night(nights[0].id, current_user) if nights else None
+    latest = services.owned_night(nights[0].id, current_user) if nights else None
     return render_template(
         "home/index.html",
         latest=latest,

@@ -124,7 +124,7 @@ def _page(html: str, etag: str) -> Response:
 def game(token: str) -> BaseResponse:
     """A game as the players see it: the banner, the grid, the pot, the chart."""
     _limited(token)
-    stamp = live.game_stamp(token)
+    stamp = live.link_stamp(token)
     if stamp is None:
         abort(404)
     etag = _etag(stamp.tag)
@@ -134,14 +134,14 @@ def game(token: str) -> BaseResponse:
     kept = LIVE_PAGES.get(etag)
     if kept is not None:
         return _page(kept, etag)
-    game = live.load_game(stamp.game_id)
+    game = live.linked_game(stamp.game_id)
     if game is None:  # pragma: no cover - deleted between the two queries
         abort(404)
     use_money_locale(stamp.locale)
     if game.version != stamp.version:  # changed between the two queries: name what is shown
-        etag = _etag(live.GameStamp(stamp.link_id, game.id, game.version, game.created_at,
+        etag = _etag(live.LinkStamp(stamp.link_id, game.id, game.version, game.created_at,
                                     stamp.night_name, stamp.locale).tag)  # fmt: skip
-    standings = services.standings_for(game)
+    standings, _ = services.standings_at(game, stamp)  # the keeper's sheet's state cache
     html = render_template(
         "live/game.html",
         game=game,
@@ -162,7 +162,7 @@ def night(token: str) -> BaseResponse:
     """A night as the players see it: its games and the running settlement, each transfer
     with the payee's ways to pay (paid from the payer's own phone)."""
     _limited(token)
-    stamp = live.night_stamp(token)
+    stamp = live.night_link_stamp(token)
     if stamp is None:
         abort(404)
     etag = _etag(stamp.tag)
@@ -172,7 +172,7 @@ def night(token: str) -> BaseResponse:
     kept = LIVE_PAGES.get(etag)
     if kept is not None:
         return _page(kept, etag)
-    night = live.load_night(stamp.night_id)
+    night = live.linked_night(stamp.night_id)
     if night is None:  # pragma: no cover - deleted between the two queries
         abort(404)
     use_money_locale(night.locale)

@@ -41,7 +41,7 @@ bp = Blueprint("nights", __name__, url_prefix="/nights")
 
 
 def night_or_404(night_id: int, *, deleted: bool = False) -> Night:
-    night = services.load_night(night_id, current_user, deleted=deleted)
+    night = services.owned_night(night_id, current_user, deleted=deleted)
     if night is None:
         abort(404)
     use_money_locale(night.locale)

@@ -1290,7 +1290,7 @@ class CardNights(RuleBasedStateMachine):
         ]
         with app_context(self.app):
             user = db.session.get(User, phone.user_id)
-            loaded = services.load_night(night.id, user)
+            loaded = services.owned_night(night.id, user)
             assert loaded is not None
             book = ledger.night_book(loaded)
             unit = loaded.settle_unit

@@ -85,29 +85,6 @@ def test_the_public_headers_cover_exactly_the_players_live_views(app, client):
     assert "X-Robots-Tag" not in client.get("/login").headers
 
 
-def test_the_app_still_runs_a_coroutine_view_as_flask_does(app, monkeypatch):
-    """``ScorekeeperFlask.ensure_sync`` remembers which functions are coroutines; a sync
-    one is returned as it is, a coroutine one goes through ``async_to_sync``."""
-    seen = []
-
-    def to_sync(func):
-        seen.append(func)
-        return lambda *a, **k: "ran"
-
-    monkeypatch.setattr(app, "async_to_sync", to_sync)
-
-    def plain():
-        return "plain"
-
-    async def coroutine():
-        return "async"
-
-    for _ in range(2):
-        assert app.ensure_sync(plain) is plain
-        assert app.ensure_sync(coroutine)() == "ran"
-    assert seen == [coroutine, coroutine]
-
-
 def test_behind_a_proxy_https_is_seen_only_when_the_proxy_is_trusted(app, db_uri):
     """``PROXY_FIX=1``: the proxy's X-Forwarded-Proto says HTTPS, so HSTS is sent and
     links made for other phones (the live link) start with https://. Without it the

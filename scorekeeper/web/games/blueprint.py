@@ -21,7 +21,7 @@ def game_or_404(game_id: int, *, deleted: bool = False, eager: bool = True) -> G
     stamped: Game | None = g.get("stamped_game")
     if stamped is not None and stamped.id == game_id and not (eager or deleted):
         return stamped  # loaded with the stamp, in this transaction (``owned_stamp``)
-    game = services.load_game(game_id, current_user, deleted=deleted, eager=eager)
+    game = services.owned_game(game_id, current_user, deleted=deleted, eager=eager)
     if game is None:
         abort(404)
     use_money_locale(game.night.locale)

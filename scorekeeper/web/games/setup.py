@@ -28,7 +28,7 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
             "games/choose.html", night=night, variants=VARIANTS.values(), from_game=from_id
         )
     source = (
-        services.load_game(int(from_id), current_user)
+        services.owned_game(int(from_id), current_user)
         if re.fullmatch(r"[0-9]{1,9}", from_id)
         else None
     )

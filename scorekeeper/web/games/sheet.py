@@ -4,7 +4,6 @@ game's version alone while nothing changed."""
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -117,7 +116,7 @@ def sheet(game_id: int) -> Response:
     load = lambda: game_or_404(game_id, eager=False)  # noqa: E731
     if saved or session.get("_flashes"):
         return make_response(_page(stamp, _parts(stamp, load), saved=saved))
-    response = make_response(_plain_page(stamp, load))
+    response = make_response(_page(stamp, _parts(stamp, load)))
     response.set_etag(_etag(stamp.game_id, stamp.version), weak=True)  # after the token
     return response
 
@@ -130,72 +129,20 @@ def render_sheet(game: Game, *, conflict: str | None = None) -> str:
     return _page(stamp, _parts(stamp, lambda: game), conflict=conflict)
 
 
-# Where the request's own values go in a cached page: the session's CSRF token and the
-# one-time submission id. Each is a raw "<...>", which no text of a game can put into the
-# page (Jinja escapes every "<" of it), so exactly these places are filled in.
-CSRF_MARK = Markup("<csrf-token>")
-SUBMISSION_MARK = Markup("<submission-id>")
-_MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(SUBMISSION_MARK)})")
-
-
-@dataclass(frozen=True, slots=True)
-class FillablePage:
-    """A rendered page kept as UTF-8 bytes, cut where the request's own values go:
-    ``pieces[0] slots[0] pieces[1] ... pieces[-1]``. Filling it in is one join, with no
-    pass over the page to search or encode it."""
-
-    pieces: tuple[bytes, ...]
-    slots: tuple[str, ...]
-
-    @classmethod
-    def of(cls, html: str) -> FillablePage:
-        parts = _MARKS.split(html)
-        return cls(tuple(p.encode() for p in parts[::2]), tuple(parts[1::2]))
-
-    def fill(self, values: dict[str, str]) -> bytes:
-        out = [self.pieces[0]]
-        for slot, piece in zip(self.slots, self.pieces[1:], strict=True):
-            out += (values[slot].encode(), piece)
-        return b"".join(out)
-
-    @property
-    def size(self) -> int:
-        return sum(map(len, self.pieces)) + 100 * len(self.pieces)
-
-
-def _plain_page(stamp: services.GameStamp, load: Callable[[], Game]) -> bytes:
-    """The whole sheet page as most requests see it (no flashes, no round just saved),
-    rendered once per stored state of the game (``stamp``) and templates, with the
-    request's CSRF token and submission id filled in. Only the stamp's owner gets here:
-    the stamp is read by the login that owns the game. Like its parts, a page drawn from
-    a newer state than the stamp's (a round saved from another phone in between) is
-    shown but not kept."""
-    key = f"page:{stamp.key}:{stamp.night_id}:{stamp.night_name}:{templates_version()}"
-    page: FillablePage | None = SHEET_CACHE.get(key)
-    if page is None:
-        parts = _parts(stamp, load)
-        page = FillablePage.of(_page(stamp, parts, csrf=CSRF_MARK, submission=SUBMISSION_MARK))
-        if parts.exact:
-            SHEET_CACHE.put(key, page, page.size)
-    return page.fill({CSRF_MARK: generate_csrf(), SUBMISSION_MARK: new_submission()})
-
-
 def _page(
     stamp: services.GameStamp,
     parts: SheetParts,
     *,
     saved: int | None = None,
     conflict: str | None = None,
-    csrf: Markup | None = None,
-    submission: Markup | None = None,
 ) -> str:
-    """The sheet page; ``csrf`` and ``submission`` are what its forms carry (by default
-    this request's CSRF token and a new submission id). Its forms send back the version
-    the parts were drawn from: a change made from it is checked against what it shows."""
+    """The sheet page around its kept parts, with this request's CSRF token and a new
+    submission id in its forms. Its forms send back the version the parts were drawn
+    from: a change made from it is checked against what it shows."""
     grid = parts.grid
     if saved:  # the round just saved stands out (and JavaScript scrolls to it)
         grid = grid.replace(f'<tr id="r{saved}">', f'<tr id="r{saved}" class="just-saved">', 1)
-    token = csrf or generate_csrf()
+    token = generate_csrf()
     return render_template(
         "games/sheet.html",
         head=SheetHead.of(stamp),
@@ -205,7 +152,7 @@ def _page(
         facts=parts,
         saved=saved,
         conflict=conflict,
-        change_fields=_change_fields(parts.version, token, submission or new_submission()),
+        change_fields=_change_fields(parts.version, token, new_submission()),
         csrf_token=lambda: token,  # the page's other forms (Log out, Show players)
     )
 
