@@ -11,6 +11,7 @@ from typing import Any
 
 from babel import Locale
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     DateField,
@@ -196,6 +197,40 @@ class LoginForm(FlaskForm):
     )
     password = PasswordField("Password", validators=[InputRequired(), Length(max=200)])
     remember = BooleanField("Keep me logged in on this phone", default=True)
+
+
+class ForgotPasswordForm(OneTimeForm):
+    email = EmailField(
+        "Email",
+        validators=[InputRequired(), Email(), Length(max=254), no_control_characters("email")],
+    )
+
+
+class ResetPasswordForm(FlaskForm):
+    token = HiddenField(validators=[InputRequired(), Length(max=100)])
+    password = PasswordField(
+        "New password",
+        validators=[
+            InputRequired(),
+            Length(min=8, message="Use at least 8 characters."),
+            Length(max=200, message="Use at most 200 characters."),
+        ],
+    )
+    confirm = PasswordField(
+        "New password again",
+        validators=[InputRequired(), EqualTo("password", "The new passwords differ.")],
+    )
+
+
+class AccountImportForm(OneTimeForm):
+    file = FileField("Account file (.zip)")
+
+
+class DeleteAccountForm(FlaskForm):
+    email = StringField(
+        "Type your email to confirm",
+        validators=[InputRequired(), Length(max=254), no_control_characters("email")],
+    )
 
 
 class PasswordChangeForm(FlaskForm):
