@@ -217,7 +217,7 @@ def _unpacked(data: bytes) -> tuple[Any, dict[int, Any]]:
     """The manifest and the game records of a zip file, each JSON read and bounded."""
     limit = int(current_app.config["ACCOUNT_IMPORT_MAX_BYTES"])
     if len(data) > limit:
-        raise ImportRefused(f"the file is larger than {limit // (1024 * 1024)} MiB")
+        raise ImportRefused(f"the file is larger than {_size(limit)}")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
@@ -243,8 +243,7 @@ def _unpacked(data: bytes) -> tuple[Any, dict[int, Any]]:
                 raise ImportRefused(f"{info.filename[:60]} cannot be unpacked") from None
             budget -= len(raw)
             if budget < 0:
-                limit_mib = MAX_UNPACKED_BYTES // (1024 * 1024)
-                raise ImportRefused(f"the file unpacks to more than {limit_mib} MiB")
+                raise ImportRefused(f"the file unpacks to more than {_size(MAX_UNPACKED_BYTES)}")
             try:
                 value = read_json(raw.decode("utf-8"))
             except UnicodeDecodeError:
@@ -258,6 +257,12 @@ def _unpacked(data: bytes) -> tuple[Any, dict[int, Any]]:
     if manifest is None:
         raise ImportRefused(f"the file has no {MANIFEST}")
     return manifest, records
+
+
+def _size(size: int) -> str:
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):g} MiB"
+    return f"{size:,} bytes"
 
 
 # ------------------------------------------------------------------ checking ---

@@ -203,6 +203,7 @@ class ForgotPasswordForm(OneTimeForm):
     email = EmailField(
         "Email",
         validators=[InputRequired(), Email(), Length(max=254), no_control_characters("email")],
+        filters=[_strip],
     )
 
 
