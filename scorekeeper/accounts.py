@@ -27,7 +27,7 @@ import re
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from flask import current_app
@@ -54,6 +54,7 @@ from .models import (
     Submission,
     User,
     UserSession,
+    as_utc,
     utcnow,
 )
 from .payments import HandleError, clean_handle
@@ -91,12 +92,8 @@ class AlreadyImported(Exception):
 
 
 # --------------------------------------------------------------------- export ---
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _when(moment: datetime | None) -> str | None:
-    return None if moment is None else _aware(moment).isoformat()
+    return None if moment is None else as_utc(moment).isoformat()
 
 
 def export_account(user: User) -> bytes:
@@ -307,7 +304,7 @@ def _moment(value: Any, where: str, *, optional: bool = False) -> datetime | Non
     if not isinstance(value, str) or len(value) > 40:
         raise _fail(where, "must be a date and time (ISO 8601)")
     try:
-        return _aware(datetime.fromisoformat(value))
+        return as_utc(datetime.fromisoformat(value))
     except ValueError:
         raise _fail(where, f"{value[:40]!r} is not a date and time (ISO 8601)") from None
 

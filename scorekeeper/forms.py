@@ -207,8 +207,9 @@ class ForgotPasswordForm(OneTimeForm):
     )
 
 
-class ResetPasswordForm(FlaskForm):
-    token = HiddenField(validators=[InputRequired(), Length(max=100)])
+class NewPasswordForm(FlaskForm):
+    """A new password, typed twice (changed on the account page, or with a reset link)."""
+
     password = PasswordField(
         "New password",
         validators=[
@@ -221,6 +222,10 @@ class ResetPasswordForm(FlaskForm):
         "New password again",
         validators=[InputRequired(), EqualTo("password", "The new passwords differ.")],
     )
+
+
+class ResetPasswordForm(NewPasswordForm):
+    token = HiddenField(validators=[InputRequired(), Length(max=100)])
 
 
 class AccountImportForm(OneTimeForm):
@@ -234,20 +239,8 @@ class DeleteAccountForm(FlaskForm):
     )
 
 
-class PasswordChangeForm(FlaskForm):
+class PasswordChangeForm(NewPasswordForm):
     current = PasswordField("Current password", validators=[InputRequired(), Length(max=200)])
-    password = PasswordField(
-        "New password",
-        validators=[
-            InputRequired(),
-            Length(min=8, message="Use at least 8 characters."),
-            Length(max=200, message="Use at most 200 characters."),
-        ],
-    )
-    confirm = PasswordField(
-        "New password again",
-        validators=[InputRequired(), EqualTo("password", "The new passwords differ.")],
-    )
 
 
 class NightForm(OneTimeForm):

@@ -36,6 +36,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """A stored time with its zone: SQLite gives them back without it (they are UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 class User(UserMixin, db.Model):
     __tablename__ = "users"
 

@@ -12,10 +12,9 @@ someone asked)."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from flask import current_app
 from sqlalchemy import delete, select, update
@@ -23,14 +22,11 @@ from sqlalchemy.exc import IntegrityError
 
 from . import logins, mail
 from .extensions import db
-from .models import PasswordReset, User, UserSession, utcnow
+from .logins import digest
+from .models import PasswordReset, User, UserSession, as_utc, utcnow
 
 RESET_PATH = "/password/reset"  # the route of web.auth.reset_password
 _PLAIN = {"synchronize_session": False}
-
-
-def digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _lifetime() -> timedelta:
@@ -136,10 +132,6 @@ def _asked_before(email: str, submission: str) -> bool:
     )
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def usable(token: str) -> PasswordReset | None:
     """The stored request of a link that still works: not used, not expired, of an
     account that is not disabled."""
@@ -150,7 +142,7 @@ def usable(token: str) -> PasswordReset | None:
     )
     if row is None or row.used_at is not None or row.user_id is None:
         return None
-    if _aware(row.expires_at) <= utcnow():
+    if as_utc(row.expires_at) <= utcnow():
         return None
     user = db.session.get(User, row.user_id)
     return row if user is not None and user.disabled_at is None else None

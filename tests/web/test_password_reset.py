@@ -22,7 +22,7 @@ from sqlalchemy import event, func, select, update
 
 from scorekeeper import resets
 from scorekeeper.extensions import db
-from scorekeeper.models import PasswordReset, User, UserSession, utcnow
+from scorekeeper.models import PasswordReset, User, UserSession, as_utc, utcnow
 from scorekeeper.web import auth
 from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, inputs, text_of
@@ -169,7 +169,7 @@ def test_a_link_lasts_an_hour(app, inbox):
     ask(app, ANN)
     with app.app_context():
         row = db.session.scalars(select(PasswordReset)).one()
-        lasts = resets._aware(row.expires_at) - resets._aware(row.created_at)
+        lasts = as_utc(row.expires_at) - as_utc(row.created_at)
     assert lasts == timedelta(hours=1)
 
 
