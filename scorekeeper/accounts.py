@@ -567,7 +567,7 @@ def _check_edit(value: Any, where: str) -> dict[str, Any]:
     """One change of a game's history, of the shape the history page reads."""
     row = _object(value, where, ("action", "round", "before", "after", "at"))
     action = row.get("action")
-    if action not in EDIT_ACTIONS:
+    if not isinstance(action, str) or action not in EDIT_ACTIONS:
         raise _fail(where, f"{str(action)[:20]!r} is not a kind of change")
     before, after = row.get("before"), row.get("after")
     if action in {"create", "import"}:
@@ -582,11 +582,12 @@ def _check_edit(value: Any, where: str) -> dict[str, Any]:
         if not isinstance(after, list) or not all(isinstance(n, str) for n in after):
             raise _fail(where, "must list the names joining")
     elif action in {"add", "edit", "remove"}:
-        _whole(row.get("round"), f"{where}: round", 1, 10_000)
         if action != "add" and not _is_round(before):
             raise _fail(where, "must give the round before the change")
         if action != "remove" and not _is_round(after):
             raise _fail(where, "must give the round after the change")
+    if action in {"add", "edit", "remove"} or row.get("round") is not None:
+        _whole(row.get("round"), f"{where}: round", 1, 10_000)
     row["created"] = _moment(row.get("at"), f"{where}: at")
     return row
 

@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from scorekeeper import accounts
@@ -325,6 +327,13 @@ DOCTORED: list[tuple[str, Callable[[dict[str, Any], dict[str, Any]], None], str]
                                                    "before": None, "after": None,
                                                    "at": "2026-11-20T20:00:00+00:00"}),
      "is not a kind of change"),
+    ("a history entry with a round that is not a number",
+     lambda m, r: m["games"][0]["history"][0].update(round="x"), "round: must be a whole"),
+    ("a correction without the round it corrected",
+     lambda m, r: m["games"][0]["history"].append({"action": "edit", "round": 1,
+                                                   "before": None, "after": {"hands": {}},
+                                                   "at": "2026-11-20T20:00:00+00:00"}),
+     "must give the round before the change"),
 ]  # fmt: skip
 
 
@@ -583,3 +592,62 @@ def test_forms_on_the_pages_are_complete(client):
         forms = [f for f in forms_of(client.get(url).get_data(as_text=True)) if f.action == url
                  or not f.action]  # fmt: skip
         assert len(forms) == 1 and forms[0].has("csrf_token"), url
+
+
+# ---------------------------------------------------------- anything at all ---
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every place in a JSON value (object keys and list indexes), the root aside."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield (*path, key)
+            yield from _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield (*path, index)
+            yield from _paths(item, (*path, index))
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
+    | st.sampled_from(["", "Ann", "x" * 300, "2026-11-20", "\u202e", "1", "carry", "USD"])
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=3),
+    max_leaves=6,
+)  # fmt: skip
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_any_change_to_a_file_is_imported_or_refused_in_a_sentence(app, account_file, data):
+    """Whatever one value of the file becomes, the import either checks out and writes
+    (then rolled back here) or is refused with ImportRefused: never another error, from
+    the checks or from the database."""
+    source = zipfile.ZipFile(io.BytesIO(account_file))
+    manifest = json.loads(source.read("account.json"))
+    path = data.draw(st.sampled_from(list(_paths(manifest))))
+    value = data.draw(JSON_VALUES)
+
+    def change(m: dict[str, Any], r: dict[str, Any]) -> None:
+        target = m
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = value
+
+    with app.app_context():
+        user = User(email="fuzz@example.com", password_hash="x")
+        db.session.add(user)
+        db.session.flush()
+        try:
+            plan = accounts.check_file(doctored(account_file, change))
+        except accounts.ImportRefused as exc:
+            assert str(exc)
+        else:
+            accounts._write(user, plan)
+            db.session.flush()
+        finally:
+            db.session.rollback()
