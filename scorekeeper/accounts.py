@@ -32,6 +32,7 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy.orm import selectinload
 
 from . import ledger
 from .extensions import db
@@ -103,13 +104,27 @@ def export_account(user: User) -> bytes:
     )
     night_ids = [n.id for n in nights]
     regulars = list(
-        db.session.scalars(select(Regular).where(Regular.owner_id == user.id).order_by(Regular.id))
+        db.session.scalars(
+            select(Regular)
+            .where(Regular.owner_id == user.id)
+            .order_by(Regular.id)
+            .options(selectinload(Regular.handles))
+        )
     )
     people = list(
         db.session.scalars(select(Person).where(Person.night_id.in_(night_ids)).order_by(Person.id))
     )
     games = list(
-        db.session.scalars(select(Game).where(Game.night_id.in_(night_ids)).order_by(Game.id))
+        db.session.scalars(
+            select(Game)
+            .where(Game.night_id.in_(night_ids))
+            .order_by(Game.id)
+            .options(
+                selectinload(Game.seats).joinedload(Seat.person),
+                selectinload(Game.rounds),
+                selectinload(Game.edits),
+            )
+        )
     )
     entries = list(
         db.session.scalars(
@@ -522,15 +537,17 @@ def _check_games(
             raise _fail(where, f"it is in {record.settings.currency}, its night in "
                         f"{night['currency']}")  # fmt: skip
         roster = people.get(night_id, {})
-        handicaps = {p.name: p.handicap for p in record.players}
-        seats = []
-        for player in standings.players:
-            if player.name not in roster:
-                raise _fail(where, f"{player.name} plays in it but is not among its night's "
-                            "people in the file")  # fmt: skip
-            seats.append(
-                (player.seat, player.name, handicaps.get(player.name, 0), player.joined_round)
-            )
+        # The seats as a game made by the services has them (services.create_game): the
+        # record's players in order, then each late joiner (a player back after a drop
+        # too) at the seat the engine gave them.
+        seats = [(i, p.name, p.handicap, 0) for i, p in enumerate(record.players)]
+        seats += [
+            (p.seat, p.name, 0, p.joined_round) for p in standings.players[len(record.players) :]
+        ]
+        for _, name, _, _ in seats:
+            if name not in roster:
+                raise _fail(where, f"{name} plays in it but is not among its night's people "
+                            "in the file")  # fmt: skip
         waiting = _list(row.get("pending_joins", []), f"{where}: pending_joins", 20)
         row["pending_joins"] = [_name(n, f"{where}: joining next round") for n in waiting]
         history = _list(row.get("history", []), f"{where}: history", MAX_EDITS_PER_GAME)

@@ -1,5 +1,7 @@
-"""Sign up, log in (with limits on failed attempts: ``scorekeeper.logins``), log out, and
-the account page (change the password, log out everywhere else).
+"""Sign up, log in (with limits on failed attempts: ``scorekeeper.logins``), log out, the
+account page (change the password, log out everywhere else), and a forgotten password
+(a reset link by mail, or from the operator: ``scorekeeper.resets``). A disabled account
+(``flask users disable``) does not log in.
 
 Every login is a UserSession row whose random token is what the session cookie and the
 remember cookie carry (``User.get_id``); ``web.load_user`` refuses a token without a

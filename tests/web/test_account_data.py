@@ -27,6 +27,7 @@ from sqlalchemy import select
 from scorekeeper import accounts
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Night, Regular, User
+from scorekeeper.reports.samples import long_vegas
 from tests.conftest import make_app
 from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, forms_of, inputs, text_of
@@ -102,6 +103,10 @@ def build_history(keeper: Keeper) -> dict[str, int]:
     undo = re.findall(r'action="(/regulars/merges/\d+/undo)"', html)
     assert undo
     assert keeper.post_form("/regulars", {}, action=undo[0]).status_code == 302
+    # A long Vegas game: re-buys, a drop, and the dropped player back 10 rounds later.
+    long = new_night(keeper, "Long", "2026-11-23", [], [])
+    record = {"record": json.dumps(long_vegas(6, 60))}
+    assert keeper.post_form(f"/nights/{long}/games/import", record).status_code == 302
     dropped = new_night(keeper, "Dropped", "2026-11-24", [ids["Bob"]], ["Hal"])
     assert keeper.post_form(f"/nights/{dropped}/delete", {}).status_code == 302
     return {"friday": friday, "saturday": saturday, "berlin": berlin}
@@ -188,7 +193,7 @@ def test_an_exported_account_imported_elsewhere_shows_every_page_the_same(app, c
     elsewhere.signup(ANN)
     response = upload(elsewhere, data)
     assert response.status_code == 302, text_of(response)
-    done = "Imported 5 nights, 7 games, 10 regulars and 5 ledger entries."
+    done = "Imported 6 nights, 8 games, 11 regulars and 5 ledger entries."
     assert done in text_of(elsewhere.client.get("/"))
     after = pages(second, elsewhere.client)
     assert after.keys() == before.keys()
