@@ -63,6 +63,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         LOGIN_ATTEMPTS_PER_15_MINUTES=10,
         LOGIN_ATTEMPTS_PER_ADDRESS_PER_15_MINUTES=50,
+        # "Forgot password?": reset links asked for, per email and per client address
+        # (scorekeeper/resets.py), and how long a link works (seconds).
+        RESET_REQUESTS_PER_15_MINUTES=3,
+        RESET_REQUESTS_PER_ADDRESS_PER_15_MINUTES=10,
+        RESET_LINK_DURATION=60 * 60,
+        # Mail (scorekeeper/mail.py): off until MAIL_SERVER is set. PUBLIC_URL is the
+        # address the app is reached at (https://cards.example.org), which links in mails
+        # and the command line's reset links start with; never taken from a request.
+        MAIL_SERVER=None,
+        MAIL_PORT=None,
+        MAIL_USE_TLS=True,
+        MAIL_USE_SSL=False,
+        MAIL_USERNAME=None,
+        MAIL_PASSWORD=None,
+        MAIL_SENDER=None,
+        MAIL_TIMEOUT=10,
+        PUBLIC_URL=None,
+        # "Import" of a whole account (scorekeeper/accounts.py): the largest zip file.
+        ACCOUNT_IMPORT_MAX_BYTES=16 * 1024 * 1024,
         # How long a successful log-in keeps its browser and address known for its email
         # (they then log in past a stranger's failed attempts: scorekeeper/logins.py).
         KNOWN_LOGIN_DURATION=60 * 60 * 24 * 365,

@@ -1,5 +1,6 @@
-"""Command line: ``flask --app scorekeeper standings|settle|pdf ...``, and
-``prune-logins`` (old log-in attempts).
+"""Command line: ``flask --app scorekeeper standings|settle|pdf ...``, ``prune-logins``
+(old log-in attempts), and the operator's ``users list|disable|enable|reset-link`` and
+``account export|import``.
 
 Each command reads a record (a file, or ``-`` for standard input), prints JSON to standard
 output, and on a record that breaks a rule prints one line to standard error and exits 1.
@@ -13,7 +14,7 @@ from typing import Any
 
 import click
 from flask import Flask
-from flask.cli import with_appcontext
+from flask.cli import AppGroup, with_appcontext
 
 from .rules import RecordError, load_game, settle_night
 from .rules.record import read_json
@@ -141,14 +142,123 @@ def prune_logins_command() -> None:
     """Delete log-in attempts past their time: failures older than 15 minutes, successful
     log-ins older than KNOWN_LOGIN_DURATION (every log-in attempt does this too)."""
     from .extensions import db
-    from .logins import prune
+    from .services.logins import prune
 
     gone = prune()
     db.session.commit()
     click.echo(f"{gone} old log-in attempt{'' if gone == 1 else 's'} deleted.")
 
 
+users_group = AppGroup("users", help="Accounts: list, disable, enable, reset links.")
+account_group = AppGroup("account", help="A whole account as one file: export, import.")
+
+
+def _user_or_fail(email: str) -> Any:
+    from .services.accounts import find_user
+
+    user = find_user(email)
+    if user is None:
+        _fail(ValueError(f"no account has the email {email.strip().lower()!r}"))
+    return user
+
+
+@users_group.command("list")
+def users_list_command() -> None:
+    """Every account: email, when it signed up, nights, live logins, disabled or not."""
+    from .services.accounts import accounts
+
+    lines = accounts()
+    for line in lines:
+        state = f"disabled {line.disabled_at:%Y-%m-%d}" if line.disabled_at else "active"
+        click.echo(
+            f"{line.email}\tsince {line.created_at:%Y-%m-%d}\t{line.nights} nights\t"
+            f"{line.logins} logins\t{state}"
+        )
+    click.echo(f"{len(lines)} account{'' if len(lines) == 1 else 's'}.", err=True)
+
+
+@users_group.command("disable")
+@click.argument("email")
+def users_disable_command(email: str) -> None:
+    """EMAIL's account cannot log in, and every login of it ends (its data stays)."""
+    from .services.accounts import set_disabled
+
+    user = _user_or_fail(email)
+    set_disabled(user, True)
+    click.echo(f"{user.email} is disabled: it cannot log in, and its logins ended.")
+
+
+@users_group.command("enable")
+@click.argument("email")
+def users_enable_command(email: str) -> None:
+    """EMAIL's account can log in again."""
+    from .services.accounts import set_disabled
+
+    user = _user_or_fail(email)
+    set_disabled(user, False)
+    click.echo(f"{user.email} is enabled: it can log in again.")
+
+
+@users_group.command("reset-link")
+@click.argument("email")
+def users_reset_link_command(email: str) -> None:
+    """Print a password-reset link for EMAIL (works once, for an hour): for a host that
+    sends no mail. Give it to the account's owner only."""
+    from .services.mail import public_url
+    from .services.resets import make_link
+
+    user = _user_or_fail(email)
+    if user.disabled_at is not None:
+        _fail(ValueError(f"{user.email} is disabled: enable it first"))
+    click.echo(make_link(user))
+    if not public_url():
+        click.echo(
+            "note: SCOREKEEPER_PUBLIC_URL is not set, so this is the link's path: put the "
+            "address the app is reached at in front of it (https://cards.example.org/...).",
+            err=True,
+        )
+
+
+@account_group.command("export")
+@click.option("--email", required=True, help="The account's email.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    required=True,
+    help="Where to write the zip file (- for standard output).",
+)
+def account_export_command(email: str, output: str) -> None:
+    """Write everything of the account as one zip file (scorekeeper-account/1)."""
+    from .services.accounts import export_account
+
+    data = export_account(_user_or_fail(email))
+    with click.open_file(output, "wb") as fh:
+        fh.write(data)
+
+
+@account_group.command("import")
+@click.argument("file", type=click.File("rb"))
+@click.option("--email", required=True, help="The account to import into (signed up, empty).")
+def account_import_command(file: Any, email: str) -> None:
+    """Restore the account FILE (a zip made by Download everything or account export)
+    into the account of --email, which must have no nights and no regulars."""
+    from flask import current_app
+
+    from .services.accounts import ImportRefused, import_account
+
+    user = _user_or_fail(email)
+    limit = int(current_app.config["ACCOUNT_IMPORT_MAX_BYTES"])
+    try:
+        done = import_account(user, file.read(limit + 1))
+    except ImportRefused as exc:
+        _fail(ValueError(f"not imported, nothing was changed: {exc}"))
+    click.echo(f"Imported {done} into {user.email}.")
+
+
 def init_app(app: Flask) -> None:
+    app.cli.add_command(users_group)
+    app.cli.add_command(account_group)
     app.cli.add_command(prune_logins_command)
     app.cli.add_command(standings_command)
     app.cli.add_command(settle_command)

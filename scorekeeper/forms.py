@@ -11,6 +11,7 @@ from typing import Any
 
 from babel import Locale
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     DateField,
@@ -41,21 +42,10 @@ from wtforms.validators import (
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from .rules.cards import normalise_code
-from .rules.money import parse_money
+from .rules.money import CURRENCIES, LOCALES, parse_money
 from .rules.record import MAX_HAND_POINTS, MAX_NAME_LENGTH
 from .services.payments import KINDS
 
-# ISO 4217 codes; amounts are kept in each one's minor unit (JPY and KRW have none, KWD
-# and BHD have thousandths).
-CURRENCIES = (
-    "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "JPY", "MXN",
-    "KRW", "KWD", "BHD",
-)  # fmt: skip
-# The locales a night's money may be written in (Babel identifiers), with their names.
-LOCALES = (
-    "en", "en_GB", "en_CA", "en_AU", "de", "de_CH", "fr", "fr_CA", "es", "es_MX", "it",
-    "nl", "pt", "sv", "da", "nb", "fi", "pl", "ja", "ko",
-)  # fmt: skip
 MAX_ID = 2**31 - 1  # ids are INTEGER columns
 MAX_HANDLE_ROWS = 8  # a regular's ways to pay (at most 6) and the empty rows to add one
 
@@ -203,8 +193,17 @@ class LoginForm(FlaskForm):
     remember = BooleanField("Keep me logged in on this phone", default=True)
 
 
-class PasswordChangeForm(FlaskForm):
-    current = PasswordField("Current password", validators=[InputRequired(), Length(max=200)])
+class ForgotPasswordForm(OneTimeForm):
+    email = EmailField(
+        "Email",
+        validators=[InputRequired(), Email(), Length(max=254), no_control_characters("email")],
+        filters=[_strip],
+    )
+
+
+class NewPasswordForm(FlaskForm):
+    """A new password, typed twice (changed on the account page, or with a reset link)."""
+
     password = PasswordField(
         "New password",
         validators=[
@@ -217,6 +216,25 @@ class PasswordChangeForm(FlaskForm):
         "New password again",
         validators=[InputRequired(), EqualTo("password", "The new passwords differ.")],
     )
+
+
+class ResetPasswordForm(NewPasswordForm):
+    token = HiddenField(validators=[InputRequired(), Length(max=100)])
+
+
+class AccountImportForm(OneTimeForm):
+    file = FileField("Account file (.zip)")
+
+
+class DeleteAccountForm(FlaskForm):
+    email = StringField(
+        "Type your email to confirm",
+        validators=[InputRequired(), Length(max=254), no_control_characters("email")],
+    )
+
+
+class PasswordChangeForm(NewPasswordForm):
+    current = PasswordField("Current password", validators=[InputRequired(), Length(max=200)])
 
 
 class NightForm(OneTimeForm):

@@ -35,6 +35,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """A stored time with its zone: SQLite gives them back without it (they are UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 class User(UserMixin, Model):
     __tablename__ = "users"
 
@@ -42,6 +47,9 @@ class User(UserMixin, Model):
     email: Mapped[str] = mapped_column(String(254), unique=True)
     password_hash: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: Set by an operator (``flask users disable``): the account cannot log in, and its
+    #: logins were ended when it was set. Its data stays; ``enable`` clears it.
+    disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     nights: Mapped[list[Night]] = relationship(back_populates="owner")
 
@@ -63,7 +71,7 @@ class User(UserMixin, Model):
 class LoginAttempt(Model):
     """Password checks, to slow down password guessing across all workers, and the
     successful log-ins (``ok``) that make a device or an address known for an email (see
-    :mod:`scorekeeper.logins`). Failures are kept 15 minutes, successes
+    :mod:`scorekeeper.services.logins`). Failures are kept 15 minutes, successes
     ``KNOWN_LOGIN_DURATION``."""
 
     __tablename__ = "login_attempts"
@@ -101,6 +109,28 @@ class UserSession(Model):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
     user: Mapped[User] = relationship()
+
+
+class PasswordReset(Model):
+    """A password-reset link asked for (``scorekeeper.services.resets``): only the SHA-256 digest
+    of its random token is kept, never the token. Usable once (``used_at``), until
+    ``expires_at``. A request for an email without an account is stored the same way
+    (``user_id`` empty: it resets nothing), so both cost the same work."""
+
+    __tablename__ = "password_resets"
+    __table_args__ = (UniqueConstraint("email", "submission"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True
+    )
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    token_digest: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: The one-time id of the form that asked: sent twice, it asks once.
+    submission: Mapped[str | None] = mapped_column(String(64))
 
 
 class Night(Model):

@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,40 @@ def db_uri(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
         return f"sqlite:///{path}"
     return request.getfixturevalue("pg_url")
+
+
+@contextmanager
+def another_database(
+    db_uri: str, tmp_path: Path, request: pytest.FixtureRequest, *, migrated: bool = True
+) -> Iterator[str]:
+    """A second database on the engine of ``db_uri`` (another host), empty: made by the
+    migrations, or with nothing at all in it (``migrated=False``: a backup's restore)."""
+    if db_uri.startswith("sqlite"):
+        path = tmp_path / f"another-{migrated}.sqlite3"
+        if migrated:
+            shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        yield f"sqlite:///{path}"
+        return
+    url = make_url(db_uri)
+    name = f"{url.database}_another"
+    conn = _admin_connect(url)
+    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    conn.execute(f'CREATE DATABASE "{name}"')
+    other = url.set(database=name).render_as_string(hide_password=False)
+    try:
+        if migrated:
+            migrate_empty(other)
+        yield other
+    finally:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.close()
+
+
+@pytest.fixture
+def second_db_uri(db_uri: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A second database, made by the migrations, on the same engine as ``db_uri``."""
+    with another_database(db_uri, tmp_path, request) as uri:
+        yield uri
 
 
 @pytest.fixture

@@ -293,3 +293,102 @@ def test_a_built_wheel_carries_templates_static_and_migrations(tmp_path):
                      "scorekeeper/_static/print/sheet.css",
                      "scorekeeper/migrations/versions/0001_initial_schema.py"):  # fmt: skip
         assert expected in names
+
+
+# ---------------------------------------------------------------- operators ---
+# The operator's commands against a database: ``flask users list|disable|enable|
+# reset-link`` and ``flask account export|import`` (issue 25, parts 2, 3 and 5).
+def _keeper(app: Any, email: str) -> Any:
+    from tests.web.keeper import Keeper
+
+    keeper = Keeper(app.test_client())
+    keeper.signup(email)
+    return keeper
+
+
+def test_users_list_disable_and_enable(app: Any) -> None:
+    from tests.web.keeper import Keeper, text_of
+
+    cli = app.test_cli_runner()
+    ann = _keeper(app, "ann@example.com")
+    ann.night(["Ann", "Bob"])
+    _keeper(app, "bob@example.com")
+    result = cli.invoke(args=["users", "list"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line.split("\t")[0] for line in lines] == ["ann@example.com", "bob@example.com"]
+    assert "1 nights\t1 logins\tactive" in lines[0]
+    assert result.stderr == "2 accounts.\n"
+
+    result = cli.invoke(args=["users", "disable", " ANN@example.com "])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "ann@example.com is disabled: it cannot log in, and its logins ended.\n"
+    assert ann.client.get("/account").status_code == 302  # its login ended
+    refused = Keeper(app.test_client()).login("ann@example.com")
+    assert refused.status_code == 403 and "This account is disabled" in text_of(refused)
+    assert "disabled" in cli.invoke(args=["users", "list"]).stdout.splitlines()[0]
+
+    result = cli.invoke(args=["users", "enable", "ann@example.com"])
+    assert result.exit_code == 0 and "is enabled" in result.stdout
+    assert Keeper(app.test_client()).login("ann@example.com").status_code == 302
+
+
+def test_an_unknown_email_is_one_error_line(app: Any) -> None:
+    cli = app.test_cli_runner()
+    for command in (["users", "disable"], ["users", "enable"], ["users", "reset-link"]):
+        result = cli.invoke(args=[*command, "nobody@example.com"])
+        assert result.exit_code == 1
+        assert result.stderr == "error: no account has the email 'nobody@example.com'\n"
+
+
+def test_a_reset_link_from_the_command_line_sets_a_new_password(app: Any) -> None:
+    from tests.web.keeper import Keeper, inputs
+
+    ann = _keeper(app, "ann@example.com")
+    cli = app.test_cli_runner()
+    result = cli.invoke(args=["users", "reset-link", "ann@example.com"])
+    assert result.exit_code == 0
+    path = result.stdout.strip()
+    assert path.startswith("/password/reset?token=") and "SCOREKEEPER_PUBLIC_URL" in (result.stderr)
+    app.config["PUBLIC_URL"] = "https://cards.example.org/"
+    result = cli.invoke(args=["users", "reset-link", "ann@example.com"])
+    assert result.stdout.startswith("https://cards.example.org/password/reset?token=")
+    assert result.stderr == ""
+    phone = app.test_client()
+    page = phone.get(path)
+    data = {
+        **inputs(page.get_data(as_text=True)),
+        "password": "new horse!",
+        "confirm": "new horse!",
+    }
+    assert phone.post("/password/reset", data=data).status_code == 302
+    assert ann.client.get("/account").status_code == 302  # the other login ended
+    assert Keeper(app.test_client()).login("ann@example.com", "new horse!").status_code == 302
+    assert phone.post("/password/reset", data=data).status_code == 422  # used once
+
+
+def test_account_export_and_import_from_the_command_line(app: Any, tmp_path: Path) -> None:
+    ann = _keeper(app, "ann@example.com")
+    night = ann.night(["Ann", "Bob"])
+    game = ann.game(night, "rummy", ["Ann", "Bob"], buy_in="2", deals="1")
+    ann.enter(game, "Ann", {"Bob": 5})
+    bea = _keeper(app, "bea@example.com")
+    cli = app.test_cli_runner()
+    path = tmp_path / "ann.zip"
+    result = cli.invoke(args=["account", "export", "--email", "ann@example.com", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    result = cli.invoke(args=["account", "import", str(path), "--email", "bea@example.com"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "Imported 1 night, 1 game, 2 regulars and 0 ledger entries into bea@example.com.\n"
+    )
+    sheet = bea.client.get("/").get_data(as_text=True)
+    assert "Rummy" in sheet
+    result = cli.invoke(args=["account", "import", str(path), "--email", "bea@example.com"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "error: not imported, nothing was changed: this account already has 1 night and 2 regulars"
+    )
+    (tmp_path / "bad.zip").write_bytes(b"nothing")
+    result = cli.invoke(args=["account", "import", str(tmp_path / "bad.zip"), "--email", "x@y.z"])
+    assert result.exit_code == 1 and "no account has the email" in result.stderr

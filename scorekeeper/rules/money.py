@@ -34,6 +34,18 @@ Cents = NewType("Cents", int)  # one minor unit of the currency, whatever the cu
 EntryKind = Literal["buy_in", "rebuy", "join", "ante", "per_round", "payout"]
 PAYMENTS_IN: frozenset[str] = frozenset({"buy_in", "rebuy", "join", "ante"})
 
+# ISO 4217 codes; amounts are kept in each one's minor unit (JPY and KRW have none, KWD
+# and BHD have thousandths).
+CURRENCIES = (
+    "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "SEK", "NOK", "DKK", "JPY", "MXN",
+    "KRW", "KWD", "BHD",
+)  # fmt: skip
+# The locales a night's money may be written in (Babel identifiers), with their names.
+LOCALES = (
+    "en", "en_GB", "en_CA", "en_AU", "de", "de_CH", "fr", "fr_CA", "es", "es_MX", "it",
+    "nl", "pt", "sv", "da", "nb", "fi", "pl", "ja", "ko",
+)  # fmt: skip
+
 DEFAULT_LOCALE = "en"
 _LOCALE: ContextVar[str] = ContextVar("money_locale", default=DEFAULT_LOCALE)
 

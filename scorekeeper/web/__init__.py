@@ -57,6 +57,7 @@ def load_user(token: str) -> User | None:
         select(User)
         .join(UserSession, UserSession.user_id == User.id)
         .where(UserSession.token == token, UserSession.expires_at > utcnow())
+        .where(User.disabled_at.is_(None))
     )
     if user is not None:
         user.session_token = token
@@ -132,12 +133,38 @@ def _check_csrf() -> None:
         csrf.protect(apply_exemptions=True)
 
 
+#: Routes that take a larger upload than ``MAX_CONTENT_LENGTH``: the setting that bounds it.
+LARGER_UPLOADS = {"accounts.import_account": "ACCOUNT_IMPORT_MAX_BYTES"}
+
+
+def _larger_uploads() -> None:
+    """The account import takes a file up to its own limit: set before anything reads
+    the body (the CSRF check reads the form)."""
+    setting = LARGER_UPLOADS.get(request.endpoint or "")
+    if setting is not None:
+        request.max_content_length = int(current_app.config[setting])
+
+
 def init_app(app: Flask) -> None:
-    from . import api, auth, games, home, live, nights, offline, printouts, regulars, settle
+    from . import (
+        accounts,
+        api,
+        auth,
+        games,
+        home,
+        live,
+        nights,
+        offline,
+        printouts,
+        regulars,
+        settle,
+    )
 
     app.url_map.converters["id"] = IdConverter
-    for module in (home, auth, nights, settle, regulars, games, printouts, api, live, offline):
+    blueprints = (home, auth, accounts, nights, settle, regulars, games, printouts, api, live)
+    for module in (*blueprints, offline):
         app.register_blueprint(module.bp)
+    app.before_request(_larger_uploads)
     app.before_request(_check_csrf)
     app.before_request(_nobody_on_public_pages)
     app.session_interface = SessionsOffPublicPages()

@@ -1,5 +1,7 @@
-"""Sign up, log in (with limits on failed attempts: ``scorekeeper.logins``), log out, and
-the account page (change the password, log out everywhere else).
+"""Sign up, log in (with limits on failed attempts: ``scorekeeper.services.logins``), log out, the
+account page (change the password, log out everywhere else), and a forgotten password
+(a reset link by mail, or from the operator: ``scorekeeper.services.resets``). A disabled account
+(``flask users disable``) does not log in.
 
 Every login is a UserSession row whose random token is what the session cookie and the
 remember cookie carry (``User.get_id``); ``web.load_user`` refuses a token without a
@@ -32,13 +34,20 @@ from sqlalchemy import Table, delete, select
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
-from .. import logins
 from ..extensions import db, upsert
-from ..forms import LoginForm, PasswordChangeForm, SignupForm
+from ..forms import (
+    ForgotPasswordForm,
+    LoginForm,
+    PasswordChangeForm,
+    ResetPasswordForm,
+    SignupForm,
+)
 from ..models import User, UserSession, utcnow
+from ..services import logins, mail, resets
 
 bp = Blueprint("auth", __name__)
 NO_MATCH = "That email and password do not match an account."
+DISABLED = "This account is disabled: ask whoever runs this app to enable it again."
 SIGNED_UP = (
     "Sign-up received: now log in with your email and the password you chose. If that "
     "email already had an account, nothing was changed, and its own password logs in."
@@ -181,6 +190,9 @@ def login() -> str | Response | tuple[str, int]:
             return _refused(check.refusal, render_template("auth/login.html", form=form))
         user = db.session.scalar(select(User).where(User.email == email))
         if _password_matches(user, form.password.data) and user is not None:
+            if user.disabled_at is not None:
+                form.password.errors.append(DISABLED)
+                return render_template("auth/login.html", form=form), 403
             token = logins.device_token(cookie) or logins.new_device_token()
             logins.succeeded(source, check, token)
             start_session(user, remember=form.remember.data)
@@ -275,3 +287,68 @@ def logout_others() -> Response:
     db.session.commit()
     flash("Every other phone and browser is logged out.", "success")
     return redirect(url_for("auth.account"))
+
+
+# ------------------------------------------------------------- password reset ---
+RESET_SENT = (
+    "A mail is on its way to {email}: open the link in it within the hour to choose a new "
+    "password. Nothing there? Look in the spam folder, or ask again in a few minutes."
+)
+NO_MAIL = (
+    "This app cannot send mail. Ask whoever runs it for a reset link: they make one with "
+    "flask users reset-link and your email."
+)
+MAIL_FAILED = (
+    "The mail could not be sent just now: nothing was changed. Try again in a few minutes."
+)
+LINK_DEAD = (
+    "This reset link does not work: it was used already, is more than an hour old, or "
+    "was copied wrong. Ask for a new one."
+)
+
+
+@bp.route("/password/forgot", methods=["GET", "POST"])
+def forgot_password() -> str | Response | tuple[str, int]:
+    """Ask for a reset link by mail. The answer is the same whether or not the email has
+    an account (``resets.request_link`` does the same work either way)."""
+    form = ForgotPasswordForm()
+    if not mail.configured():
+        status = 422 if request.method == "POST" else 200
+        return render_template("auth/forgot.html", form=None, no_mail=NO_MAIL), status
+    if form.validate_on_submit():
+        email = form.email.data.strip().lower()
+        try:
+            asked = resets.request_link(email, request.remote_addr or "", form.submission.data)
+        except mail.MailFailed:
+            form.email.errors.append(MAIL_FAILED)
+            return render_template("auth/forgot.html", form=form), 503
+        if asked.refusal is not None:
+            form.email.errors.append(asked.refusal.message)
+            return _refused(asked.refusal, render_template("auth/forgot.html", form=form))
+        flash(RESET_SENT.format(email=email), "info")
+        return redirect(url_for("auth.login"))
+    status = 422 if form.errors else 200
+    return render_template("auth/forgot.html", form=form), status
+
+
+@bp.route(resets.RESET_PATH, methods=["GET", "POST"])
+def reset_password() -> str | Response | tuple[str, int]:
+    """Choose a new password with a reset link (``?token=``): it works once; every login
+    of the account ends, and this browser is logged in with the new password."""
+    form = ResetPasswordForm()
+    if request.method == "GET":
+        token = request.args.get("token", "")
+        form.token.data = token
+        alive = resets.usable(token) is not None
+        return render_template("auth/reset.html", form=form if alive else None, dead=LINK_DEAD)
+    if not form.validate_on_submit():
+        if resets.usable(form.token.data or "") is None:
+            return render_template("auth/reset.html", form=None, dead=LINK_DEAD), 422
+        return render_template("auth/reset.html", form=form, dead=LINK_DEAD), 422
+    user = resets.redeem(form.token.data, _hash(form.password.data))
+    if user is None:
+        return render_template("auth/reset.html", form=None, dead=LINK_DEAD), 422
+    logout_user()
+    start_session(user, remember=False)
+    flash("Password changed. Every other phone and browser is logged out.", "success")
+    return redirect(url_for("home.index"))

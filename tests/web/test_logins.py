@@ -13,9 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, insert, select
 
-from scorekeeper import logins
 from scorekeeper.extensions import db
 from scorekeeper.models import LoginAttempt, User, UserSession, utcnow
+from scorekeeper.services import logins
 from scorekeeper.web import auth
 from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, inputs, text_of

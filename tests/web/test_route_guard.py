@@ -25,8 +25,10 @@ from tests.web.checks import audit, snapshot
 from tests.web.keeper import Keeper, inputs, text_of
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
-# The only routes that change something without a logged-in user. Nothing else may join.
-ANONYMOUS_ALLOWED = {"auth.signup", "auth.login"}
+# The only routes that change something without a logged-in user. Nothing else may join:
+# signing up, logging in, and the password reset (asking for a link by mail; choosing a
+# new password with the link's token, which is the only key).
+ANONYMOUS_ALLOWED = {"auth.signup", "auth.login", "auth.forgot_password", "auth.reset_password"}
 # Pages anyone with a live link may read, with no account: a game's or a night's live
 # view (web/live.py), found by an unguessable token alone. Read-only (GET only, no form,
 # no cookie set, nothing changed), and an unknown or turned-off token shows nothing.
@@ -39,6 +41,8 @@ PUBLIC_PAGES = {
     "offline.service_worker",  # the browser checks it for updates logged out too
     "auth.signup",
     "auth.login",
+    "auth.forgot_password",
+    "auth.reset_password",
     "static",
 }
 
@@ -185,8 +189,10 @@ def is_login_redirect(response: TestResponse) -> bool:
 
 
 # ------------------------------------------------------------- routes that change ---
-def test_the_allow_list_is_signup_and_login_only(app):
-    assert {"auth.signup", "auth.login"} == ANONYMOUS_ALLOWED
+def test_the_allow_list_is_signup_login_and_the_password_reset_only(app):
+    assert {
+        "auth.signup", "auth.login", "auth.forgot_password", "auth.reset_password"
+    } == ANONYMOUS_ALLOWED  # fmt: skip
     changing = {r.endpoint for r in rules(app, CHANGING)}
     assert changing >= ANONYMOUS_ALLOWED
 

@@ -39,8 +39,8 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import and_, delete, func, or_, select, update
 
-from .extensions import db
-from .models import LoginAttempt, utcnow
+from ..extensions import db
+from ..models import LoginAttempt, utcnow
 
 WINDOW = timedelta(minutes=15)
 BACKOFF_START = timedelta(seconds=30)
@@ -138,14 +138,6 @@ def may_check_password(source: Source) -> Check:
     committed before theirs, so at most the allowance of them get to check a password.
     A refused attempt is removed again. Old rows are pruned (``prune``)."""
     config = current_app.config
-    attempt = LoginAttempt(
-        email=source.email, remote_addr=source.address, device=source.device,
-        bucket=source.bucket, ok=False,
-    )  # fmt: skip
-    db.session.add(attempt)
-    db.session.flush()
-    attempt_id = attempt.id  # read before the commit expires it
-    db.session.commit()
     checks = [
         (LoginAttempt.email == source.email, config["LOGIN_ATTEMPTS_PER_15_MINUTES"], TOO_MANY)
     ]
@@ -157,12 +149,63 @@ def may_check_password(source: Source) -> Check:
                 TOO_MANY_HERE,
             )
         )
+    return _counted(source, checks, KNOWN_STILL_GETS_IN if not source.bucket else "")
+
+
+#: The bucket of password-reset requests ("Forgot password?"): counted per email and per
+#: client address like a stranger's log-ins, against allowances of their own, so asking
+#: for links neither uses up nor is used up by log-in attempts.
+RESET_BUCKET = "r"
+TOO_MANY_RESETS = "Too many reset links asked for this email. Wait {wait} and try again."
+TOO_MANY_RESETS_HERE = "Too many reset links asked from this network. Wait {wait} and try again."
+
+
+def reset_source(email: str, address: str) -> Source:
+    return Source(email, address[:64], "", RESET_BUCKET)
+
+
+def may_request_reset(source: Source) -> Check:
+    """A password-reset request, recorded and counted as :func:`may_check_password` does
+    a log-in attempt: ``RESET_REQUESTS_PER_15_MINUTES`` per email and
+    ``RESET_REQUESTS_PER_ADDRESS_PER_15_MINUTES`` per client address, then the same
+    doubling wait. The same work whether or not the email has an account."""
+    config = current_app.config
+    return _counted(
+        source,
+        [
+            (
+                LoginAttempt.email == source.email,
+                config["RESET_REQUESTS_PER_15_MINUTES"],
+                TOO_MANY_RESETS,
+            ),
+            (
+                LoginAttempt.remote_addr == source.address,
+                config["RESET_REQUESTS_PER_ADDRESS_PER_15_MINUTES"],
+                TOO_MANY_RESETS_HERE,
+            ),
+        ],
+        "",
+    )
+
+
+def _counted(source: Source, checks: list[tuple[Any, Any, str]], note: str) -> Check:
+    """Record the attempt of ``source`` (committed on its own), then count it against each
+    allowance of ``checks`` (where, allowed, sentence) in its bucket: the first one past
+    its allowance refuses it (the attempt is removed again), with ``note`` added."""
+    attempt = LoginAttempt(
+        email=source.email, remote_addr=source.address, device=source.device,
+        bucket=source.bucket, ok=False,
+    )  # fmt: skip
+    db.session.add(attempt)
+    db.session.flush()
+    attempt_id = attempt.id  # read before the commit expires it
+    db.session.commit()
     refusal = None
     for where, allowed, message in checks:
         wait = _wait(attempt_id, where, source.bucket, int(allowed))
         if wait is not None:
             text = message.format(wait=_minutes(wait))
-            refusal = Refusal(f"{text} {KNOWN_STILL_GETS_IN}" if not source.bucket else text, wait)
+            refusal = Refusal(f"{text} {note}" if note else text, wait)
             break
     if refusal is not None:
         gone = delete(LoginAttempt).where(LoginAttempt.id == attempt_id)
