@@ -25,7 +25,7 @@ from ..reports.files import files_digest
 from ..rules import format_money
 
 if TYPE_CHECKING:
-    from .games.round_entry import RoundEntry
+    from .games.round_form import RoundEntry
 
 bp = Blueprint("offline", __name__)
 
