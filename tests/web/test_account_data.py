@@ -27,6 +27,7 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Night, Regular, User
 from scorekeeper.services import accounts
+from scorekeeper.services.accounts import checks, importing
 from tests.conftest import make_app
 from tests.samples import long_vegas
 from tests.web.checks import snapshot
@@ -448,20 +449,20 @@ def test_imports_are_bounded(app, account_file, newcomer, monkeypatch):
     assert response.status_code in (413, 422)
     app.config["ACCOUNT_IMPORT_MAX_BYTES"] = 16 * 1024 * 1024
     # A part that unpacks to more than it says (a zip bomb) stops at the bound.
-    monkeypatch.setattr(accounts, "MAX_UNPACKED_BYTES", 2000)
+    monkeypatch.setattr(checks, "MAX_UNPACKED_BYTES", 2000)
     bomb = io.BytesIO()
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("account.json", " " * 1_000_000)
     response = upload(newcomer, bomb.getvalue())
     assert response.status_code == 422 and "unpacks to more than" in text_of(response)
-    monkeypatch.setattr(accounts, "MAX_UNPACKED_BYTES", 64 * 1024 * 1024)
-    monkeypatch.setattr(accounts, "MAX_NIGHTS", 1)
+    monkeypatch.setattr(checks, "MAX_UNPACKED_BYTES", 64 * 1024 * 1024)
+    monkeypatch.setattr(checks, "MAX_NIGHTS", 1)
     response = upload(newcomer, account_file)
     assert response.status_code == 422 and "nights: holds more than 1" in text_of(response)
     assert snapshot(app) == before
     # Larger than the app's usual request limit, within the import's own: taken.
     app.config["MAX_CONTENT_LENGTH"] = 1000
-    monkeypatch.setattr(accounts, "MAX_NIGHTS", 100)
+    monkeypatch.setattr(checks, "MAX_NIGHTS", 100)
     assert len(account_file) > 1000
     assert upload(newcomer, account_file).status_code == 302
 
@@ -652,7 +653,7 @@ def test_any_change_to_a_file_is_imported_or_refused_in_a_sentence(app, account_
         except accounts.ImportRefused as exc:
             assert str(exc)
         else:
-            accounts._write(user, plan)
+            importing.write_plan(user, plan)
             db.session.flush()
         finally:
             db.session.rollback()

@@ -1,28 +1,9 @@
-"""A whole account: everything of it as one file to take elsewhere (``export_account``,
-format ``scorekeeper-account/1``, described in docs/scorekeeper-account.md), that file
-restored into an empty account (``import_account``), the account erased
-(``delete_account``), and the operator's ``disable`` / ``enable`` / ``list``.
-
-The file is a zip of JSON: ``account.json`` holds the regulars (with their ways to pay),
-the merges, the nights, their people, each game's place (night, deleted or not, joiners
-waiting, history) and the ledger; each game is ``games/<id>.json``, a game record
-(``scorekeeper-game/1``) that the game importer and ``flask standings`` read as they are.
-Ids in the file are the old host's: they only tie its parts together, and an import
-gives every row a new id. Live links, log-in data and one-time form ids stay behind.
-
-An import is checked whole before anything is written, as strictly as a game record is:
-every reference must name a row the file carries (a person of a night in the file, a
-carry into a night in the file, a game's players among its night's people...), every
-name, amount, currency and setting is checked as the forms check it, every game replays
-through the engine, and the file and its counts are bounded. A refusal is one sentence
-saying what is wrong, and changes nothing. It goes only into an account that has no
-nights and no regulars (so a file never mixes with what an account holds), in one
-transaction."""
+"""An account file read and checked whole, nothing written: a plan of rows, each
+reference tied to a row the file carries, or ImportRefused naming what is wrong."""
 
 from __future__ import annotations
 
 import io
-import json
 import re
 import zipfile
 from collections.abc import Iterable
@@ -31,41 +12,17 @@ from datetime import date, datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import delete, func, or_, select, update
-from sqlalchemy.orm import selectinload
 
-from ..extensions import db
-from ..models import (
-    Edit,
-    Game,
-    GameResult,
-    GameRound,
-    LedgerEntry,
-    LiveLink,
-    LoginAttempt,
-    Night,
-    PasswordReset,
-    PaymentHandle,
-    Person,
-    Regular,
-    RegularMerge,
-    Seat,
-    Submission,
-    User,
-    UserSession,
-    as_utc,
-    utcnow,
-)
-from ..rules import GameRecord, RecordError, name_key, replay
-from ..rules.money import CURRENCIES, LOCALES, rounding_steps
-from ..rules.record import clean_name, read_json
-from . import ledger
-from .nights import MAX_GAMES_PER_NIGHT, MAX_PEOPLE_PER_NIGHT
-from .payments import HandleError, clean_handle
-from .regulars import MAX_HANDLES, lock_keeper
+from ...models import as_utc
+from ...rules import GameRecord, RecordError, name_key, replay
+from ...rules.money import CURRENCIES, LOCALES, rounding_steps
+from ...rules.record import clean_name, read_json
+from .. import ledger
+from ..nights import MAX_GAMES_PER_NIGHT, MAX_PEOPLE_PER_NIGHT
+from ..payments import HandleError, clean_handle
+from ..regulars import MAX_HANDLES
+from .export import FORMAT, MANIFEST
 
-FORMAT = "scorekeeper-account/1"
-MANIFEST = "account.json"
 _GAME_FILE = re.compile(r"games/([1-9][0-9]{0,9})\.json")
 
 # Bounds of an import, far beyond a club's years of nights; the zip file's own size is
@@ -87,143 +44,6 @@ class ImportRefused(ValueError):
     """The file is not restored: the message is a sentence saying what is wrong."""
 
 
-class AlreadyImported(Exception):
-    """This import form was sent before (a double tap): it imported the file then."""
-
-
-# --------------------------------------------------------------------- export ---
-def _when(moment: datetime | None) -> str | None:
-    return None if moment is None else as_utc(moment).isoformat()
-
-
-def export_account(user: User) -> bytes:
-    """Everything of ``user``'s account as a zip of JSON (``scorekeeper-account/1``)."""
-    nights = list(
-        db.session.scalars(select(Night).where(Night.owner_id == user.id).order_by(Night.id))
-    )
-    night_ids = [n.id for n in nights]
-    regulars = list(
-        db.session.scalars(
-            select(Regular)
-            .where(Regular.owner_id == user.id)
-            .order_by(Regular.id)
-            .options(selectinload(Regular.handles))
-        )
-    )
-    people = list(
-        db.session.scalars(select(Person).where(Person.night_id.in_(night_ids)).order_by(Person.id))
-    )
-    games = list(
-        db.session.scalars(
-            select(Game)
-            .where(Game.night_id.in_(night_ids))
-            .order_by(Game.id)
-            .options(
-                selectinload(Game.seats).joinedload(Seat.person),
-                selectinload(Game.rounds),
-                selectinload(Game.edits),
-            )
-        )
-    )
-    entries = list(
-        db.session.scalars(
-            select(LedgerEntry).where(LedgerEntry.night_id.in_(night_ids)).order_by(LedgerEntry.id)
-        )
-    )
-    merges = list(
-        db.session.scalars(
-            select(RegularMerge).where(RegularMerge.owner_id == user.id).order_by(RegularMerge.id)
-        )
-    )
-    manifest = {
-        "format": FORMAT,
-        "exported_at": _when(utcnow()),
-        "email": user.email,
-        "regulars": [
-            {
-                "id": r.id,
-                "name": r.name,
-                "merged_into": r.merged_into_id,
-                "created_at": _when(r.created_at),
-                "handles": [{"id": h.id, "kind": h.kind, "value": h.value} for h in r.handles],
-            }
-            for r in regulars
-        ],
-        "merges": [
-            {
-                "id": m.id,
-                "kept": m.kept_id,
-                "gone": m.gone_id,
-                "moved": m.moved,
-                "created_at": _when(m.created_at),
-                "undone_at": _when(m.undone_at),
-            }
-            for m in merges
-        ],
-        "nights": [
-            {
-                "id": n.id,
-                "name": n.name,
-                "date": n.played_on.isoformat(),
-                "currency": n.currency,
-                "locale": n.locale,
-                "paper": n.paper,
-                "settle_unit": n.settle_unit,
-                "created_at": _when(n.created_at),
-                "deleted_at": _when(n.deleted_at),
-            }
-            for n in nights
-        ],
-        "people": [
-            {"id": p.id, "night": p.night_id, "regular": p.regular_id, "name": p.name}
-            for p in people
-        ],
-        "games": [
-            {
-                "id": g.id,
-                "night": g.night_id,
-                "record": f"games/{g.id}.json",
-                "pending_joins": list(g.pending_joins),
-                "deleted_at": _when(g.deleted_at),
-                "history": [
-                    {
-                        "action": e.action,
-                        "round": e.round_number,
-                        "before": e.before_data,
-                        "after": e.after_data,
-                        "at": _when(e.created_at),
-                    }
-                    for e in g.edits
-                ],
-            }
-            for g in games
-        ],
-        "ledger": [
-            {
-                "id": e.id,
-                "night": e.night_id,
-                "kind": e.kind,
-                "payer": e.payer_id,
-                "payee": e.payee_id,
-                "amount": e.amount,
-                "to_night": e.to_night_id,
-                "games_part": e.games_part,
-                "created_at": _when(e.created_at),
-                "undone_at": _when(e.undone_at),
-            }
-            for e in entries
-        ],
-    }
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False))
-        for game in games:
-            record = json.dumps(game.record_json(), indent=1, ensure_ascii=False)
-            archive.writestr(f"games/{game.id}.json", record)
-    return out.getvalue()
-
-
-# ---------------------------------------------------------------- reading a file ---
 def _unpacked(data: bytes) -> tuple[Any, dict[int, Any]]:
     """The manifest and the game records of a zip file, each JSON read and bounded."""
     limit = int(current_app.config["ACCOUNT_IMPORT_MAX_BYTES"])
@@ -352,7 +172,7 @@ def _ref(value: Any, known: set[int], where: str, what: str, *, optional: bool =
 
 
 @dataclass
-class _GamePlan:
+class GamePlan:
     row: dict[str, Any]
     record: dict[str, Any]  # the record as the engine writes it back
     seats: list[tuple[int, str, int, int]]  # position, person name, handicap, joined round
@@ -361,27 +181,27 @@ class _GamePlan:
 
 
 @dataclass
-class _Plan:
+class Plan:
     regulars: list[dict[str, Any]] = field(default_factory=list)
     merges: list[dict[str, Any]] = field(default_factory=list)
     nights: list[dict[str, Any]] = field(default_factory=list)
     people: list[dict[str, Any]] = field(default_factory=list)
-    games: list[_GamePlan] = field(default_factory=list)
+    games: list[GamePlan] = field(default_factory=list)
     ledger: list[dict[str, Any]] = field(default_factory=list)
 
     def counts(self) -> str:
         return (
-            f"{_count(len(self.nights), 'night')}, {_count(len(self.games), 'game')}, "
-            f"{_count(len(self.regulars), 'regular')} and "
-            f"{_count(len(self.ledger), 'ledger entry', 'ledger entries')}"
+            f"{count(len(self.nights), 'night')}, {count(len(self.games), 'game')}, "
+            f"{count(len(self.regulars), 'regular')} and "
+            f"{count(len(self.ledger), 'ledger entry', 'ledger entries')}"
         )
 
 
-def _count(n: int, one: str, many: str | None = None) -> str:
+def count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
-def check_file(data: bytes) -> _Plan:
+def check_file(data: bytes) -> Plan:
     """The file read and checked whole, nothing written: ImportRefused on any problem."""
     manifest, records = _unpacked(data)
     top = _object(
@@ -392,7 +212,7 @@ def check_file(data: bytes) -> _Plan:
     )  # fmt: skip
     if top.get("format") != FORMAT:
         raise ImportRefused(f"this is not a {FORMAT} file (its format is {top.get('format')!r})")
-    plan = _Plan()
+    plan = Plan()
     plan.regulars = _check_regulars(_list(top.get("regulars"), "regulars", MAX_REGULARS))
     regular_ids = {r["id"] for r in plan.regulars}
     plan.nights = _check_nights(_list(top.get("nights"), "nights", MAX_NIGHTS))
@@ -499,8 +319,8 @@ def _check_people(
 
 
 def _check_games(
-    rows: list[Any], records: dict[int, Any], nights: dict[int, dict[str, Any]], plan: _Plan
-) -> list[_GamePlan]:
+    rows: list[Any], records: dict[int, Any], nights: dict[int, dict[str, Any]], plan: Plan
+) -> list[GamePlan]:
     keys = ("id", "night", "record", "pending_joins", "deleted_at", "history")
     rows = [_object(r, f"game {i}", keys) for i, r in enumerate(rows, 1)]
     _ids(rows, "game")
@@ -551,7 +371,7 @@ def _check_games(
         row["pending_joins"] = [_name(n, f"{where}: joining next round") for n in waiting]
         history = _list(row.get("history", []), f"{where}: history", MAX_EDITS_PER_GAME)
         out.append(
-            _GamePlan(
+            GamePlan(
                 row=row,
                 record=record.to_json(),
                 seats=seats,
@@ -649,7 +469,7 @@ def _check_ledger(
     return rows
 
 
-def _check_merges(rows: list[Any], plan: _Plan) -> list[dict[str, Any]]:
+def _check_merges(rows: list[Any], plan: Plan) -> list[dict[str, Any]]:
     keys = ("id", "kept", "gone", "moved", "created_at", "undone_at")
     rows = [_object(r, f"merge {i}", keys) for i, r in enumerate(rows, 1)]
     _ids(rows, "merge")
@@ -673,271 +493,3 @@ def _check_merges(rows: list[Any], plan: _Plan) -> list[dict[str, Any]]:
         row["created"] = _moment(row.get("created_at"), f"{where}: created_at")
         row["undone"] = _moment(row.get("undone_at"), f"{where}: undone_at", optional=True)
     return rows
-
-
-# ------------------------------------------------------------------ importing ---
-def holdings(user: User) -> tuple[int, int]:
-    """How many nights (deleted ones too) and regulars the account has."""
-    nights = db.session.scalar(
-        select(func.count()).select_from(Night).where(Night.owner_id == user.id)
-    )
-    regulars = db.session.scalar(
-        select(func.count()).select_from(Regular).where(Regular.owner_id == user.id)
-    )
-    return int(nights or 0), int(regulars or 0)
-
-
-def import_account(user: User, data: bytes, *, submission: str | None = None) -> str:
-    """Restore an exported account into ``user``'s, which must have no nights and no
-    regulars; one transaction. Returns what was imported, in words. ImportRefused (and
-    nothing changed) for a file that is not whole and right; AlreadyImported when this
-    form (``submission``) was sent before."""
-    try:
-        plan = check_file(data)
-        lock_keeper(user.id)  # one import (or merge) of the account at a time
-        if submission and db.session.scalar(
-            select(Submission.id).where(
-                Submission.user_id == user.id, Submission.token == submission
-            )
-        ):
-            raise AlreadyImported
-        nights, regulars = holdings(user)
-        if nights or regulars:
-            raise ImportRefused(
-                f"this account already has {_count(nights, 'night')} and "
-                f"{_count(regulars, 'regular')}: an account file is imported only into an "
-                "account with none, so that nothing is mixed. Import it into a new account."
-            )
-        _write(user, plan)
-        if submission:
-            db.session.add(
-                Submission(user_id=user.id, token=submission, kind="account", target_id=user.id)
-            )
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    return plan.counts()
-
-
-def _write(user: User, plan: _Plan) -> None:
-    """Every row of the plan, with new ids, in the old ids' order (what is ordered by id,
-    such as nights played on one date, stays in its order)."""
-    regular_of: dict[int, Regular] = {}
-    handle_of: dict[int, PaymentHandle] = {}
-    for row in sorted(plan.regulars, key=lambda r: r["id"]):
-        regular = Regular(
-            owner_id=user.id,
-            name=row["name"],
-            name_key=name_key(row["name"]),
-            created_at=row["created"],
-        )
-        for position, handle in enumerate(row.get("handles", [])):
-            made = PaymentHandle(kind=handle["kind"], value=handle["value"], position=position)
-            regular.handles.append(made)
-            handle_of[handle["id"]] = made
-        db.session.add(regular)
-        regular_of[row["id"]] = regular
-    db.session.flush()
-    for row in plan.regulars:
-        if row["merged_into"] is not None:
-            regular_of[row["id"]].merged_into_id = regular_of[row["merged_into"]].id
-    night_of: dict[int, Night] = {}
-    for row in sorted(plan.nights, key=lambda n: n["id"]):
-        night = Night(
-            owner_id=user.id, name=row["name"], played_on=row["played_on"],
-            currency=row["currency"], locale=row["locale"], paper=row["paper"],
-            settle_unit=row["settle_unit"], created_at=row["created"], deleted_at=row["deleted"],
-        )  # fmt: skip
-        db.session.add(night)
-        night_of[row["id"]] = night
-    db.session.flush()
-    person_of: dict[int, Person] = {}
-    by_name: dict[tuple[int, str], Person] = {}
-    for row in sorted(plan.people, key=lambda p: p["id"]):
-        person = Person(
-            night_id=night_of[row["night"]].id,
-            regular_id=regular_of[row["regular"]].id,
-            name=row["name"],
-            name_key=name_key(row["name"]),
-        )
-        db.session.add(person)
-        person_of[row["id"]] = person
-        by_name[(row["night"], row["name"])] = person
-    db.session.flush()
-    now = utcnow()
-    for game_plan in sorted(plan.games, key=lambda g: g.row["id"]):
-        night_id = game_plan.row["night"]
-        record = game_plan.record
-        game = Game(
-            night_id=night_of[night_id].id,
-            variant=record["variant"],
-            settings=record["settings"],
-            first_dealer=record["first_dealer"],
-            pending_joins=game_plan.row["pending_joins"],
-            created_at=now,
-            updated_at=now,
-            deleted_at=game_plan.deleted_at,
-        )
-        for position, name, handicap, joined in game_plan.seats:
-            game.seats.append(
-                Seat(
-                    person=by_name[(night_id, name)],
-                    position=position,
-                    handicap=handicap,
-                    joined_round=joined,
-                )
-            )
-        for number, rnd in enumerate(record["rounds"], 1):
-            game.rounds.append(GameRound(number=number, data=rnd, created_at=now))
-        for edit in game_plan.history:
-            game.edits.append(
-                Edit(
-                    user_id=user.id,
-                    action=edit["action"],
-                    round_number=edit.get("round"),
-                    before=None if edit.get("before") is None else json.dumps(edit["before"]),
-                    after=None if edit.get("after") is None else json.dumps(edit["after"]),
-                    created_at=edit["created"],
-                )
-            )
-        db.session.add(game)
-    db.session.flush()
-    entry_of: dict[int, LedgerEntry] = {}
-    for row in sorted(plan.ledger, key=lambda e: e["id"]):
-        part = row.get("games_part")
-        entry = LedgerEntry(
-            night_id=night_of[row["night"]].id,
-            kind=row["kind"],
-            payer_id=regular_of[row["payer"]].id,
-            payee_id=regular_of[row["payee"]].id,
-            amount=row["amount"],
-            to_night_id=night_of[row["to_night"]].id if row.get("to_night") else None,
-            user_id=user.id,
-            created_at=row["created"],
-            games_part=None
-            if part is None
-            else {str(regular_of[int(k)].id): v for k, v in part.items()},
-            undone_at=row["undone"],
-            undone_by=user.id if row["undone"] is not None else None,
-        )
-        db.session.add(entry)
-        entry_of[row["id"]] = entry
-    db.session.flush()
-    new_ids: dict[str, Any] = {
-        "people": person_of,
-        "regulars": regular_of,
-        "payer_id": entry_of,
-        "payee_id": entry_of,
-        "handles": handle_of,
-    }
-    for row in sorted(plan.merges, key=lambda m: m["id"]):
-        db.session.add(
-            RegularMerge(
-                owner_id=user.id,
-                kept_id=regular_of[row["kept"]].id,
-                gone_id=regular_of[row["gone"]].id,
-                moved={k: [new_ids[k][v].id for v in ids] for k, ids in row["moved"].items()},
-                user_id=user.id,
-                created_at=row["created"],
-                undone_at=row["undone"],
-            )
-        )
-    db.session.flush()
-
-
-# ------------------------------------------------------------------- deleting ---
-def delete_account(user: User) -> None:
-    """Erase the account and everything of it, in one transaction: its nights, games,
-    rounds, history, seats, results, people, regulars, ways to pay, merges, ledger
-    entries, live links, one-time form ids, logins, reset links and the log-in attempts
-    of its email. Nothing is kept: its live links then answer as unknown ones."""
-    user_id, email = user.id, user.email
-    try:
-        lock_keeper(user_id)
-        nights = select(Night.id).where(Night.owner_id == user_id).scalar_subquery()
-        games = select(Game.id).where(Game.night_id.in_(nights)).scalar_subquery()
-        regulars = select(Regular.id).where(Regular.owner_id == user_id).scalar_subquery()
-        # Hook for co-keepers (issue 25, part 1): when other accounts can keep this
-        # account's nights, their access (and any keeper links) ends here, with these
-        # nights; and this account's own changes on other accounts' nights (edits and
-        # ledger entries it recorded there) must be handed over or erased before its
-        # users row goes.
-        statements = [
-            delete(LiveLink).where(or_(LiveLink.game_id.in_(games), LiveLink.night_id.in_(nights))),
-            delete(GameResult).where(GameResult.game_id.in_(games)),
-            delete(GameRound).where(GameRound.game_id.in_(games)),
-            delete(Edit).where(Edit.game_id.in_(games)),
-            delete(Seat).where(Seat.game_id.in_(games)),
-            delete(Game).where(Game.id.in_(games)),
-            delete(LedgerEntry).where(
-                or_(LedgerEntry.night_id.in_(nights), LedgerEntry.to_night_id.in_(nights))
-            ),
-            delete(Person).where(Person.night_id.in_(nights)),
-            delete(Night).where(Night.owner_id == user_id),
-            delete(RegularMerge).where(RegularMerge.owner_id == user_id),
-            delete(PaymentHandle).where(PaymentHandle.regular_id.in_(regulars)),
-            update(Regular).where(Regular.owner_id == user_id).values(merged_into_id=None),
-            delete(Regular).where(Regular.owner_id == user_id),
-            delete(Submission).where(Submission.user_id == user_id),
-            delete(UserSession).where(UserSession.user_id == user_id),
-            delete(PasswordReset).where(
-                or_(PasswordReset.user_id == user_id, PasswordReset.email == email)
-            ),
-            delete(LoginAttempt).where(LoginAttempt.email == email),
-            delete(User).where(User.id == user_id),
-        ]
-        for statement in statements:
-            db.session.execute(statement, execution_options={"synchronize_session": False})
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    db.session.expunge_all()
-
-
-# ------------------------------------------------------------------ operators ---
-def find_user(email: str) -> User | None:
-    return db.session.scalar(select(User).where(User.email == email.strip().lower()))
-
-
-def set_disabled(user: User, disabled: bool) -> None:
-    """Disable the account (it cannot log in; every login of it ends; its reset links
-    stop working) or enable it again. Committed."""
-    if disabled:
-        if user.disabled_at is None:
-            user.disabled_at = utcnow()
-        db.session.execute(delete(UserSession).where(UserSession.user_id == user.id))
-        db.session.execute(
-            update(PasswordReset)
-            .where(PasswordReset.user_id == user.id, PasswordReset.used_at.is_(None))
-            .values(used_at=utcnow())
-        )
-    else:
-        user.disabled_at = None
-    db.session.commit()
-
-
-@dataclass(frozen=True)
-class AccountLine:
-    email: str
-    created_at: datetime
-    disabled_at: datetime | None
-    nights: int
-    logins: int
-
-
-def accounts() -> list[AccountLine]:
-    """Every account, by email, with its number of nights and of live logins."""
-    nights = (
-        select(func.count()).select_from(Night).where(Night.owner_id == User.id)
-    ).scalar_subquery()
-    logins = (
-        select(func.count())
-        .select_from(UserSession)
-        .where(UserSession.user_id == User.id, UserSession.expires_at > utcnow())
-    ).scalar_subquery()
-    rows = db.session.execute(
-        select(User.email, User.created_at, User.disabled_at, nights, logins).order_by(User.email)
-    ).all()
-    return [AccountLine(*row) for row in rows]
