@@ -37,7 +37,7 @@ from sqlalchemy import delete, select
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.models import GameResult, Night, Regular, User
-from scorekeeper.rules.record import MAX_PLAYERS
+from scorekeeper.rules.rounds import MAX_PLAYERS
 from scorekeeper.rules.settings import MAX_ROUNDS
 from scorekeeper.services import state
 from scorekeeper.web import live

@@ -36,7 +36,7 @@ from flask_migrate import upgrade  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.reports.files import PDF_CACHE  # noqa: E402
-from scorekeeper.rules.record import MAX_PLAYERS  # noqa: E402
+from scorekeeper.rules.rounds import MAX_PLAYERS  # noqa: E402
 from scorekeeper.rules.settings import MAX_ROUNDS  # noqa: E402
 from scorekeeper.services import state  # noqa: E402
 from scorekeeper.web.games.sheet import SHEET_CACHE  # noqa: E402

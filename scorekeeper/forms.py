@@ -43,7 +43,8 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from .rules.cards import normalise_code
 from .rules.money import CURRENCIES, LOCALES, parse_money
-from .rules.record import MAX_HAND_POINTS, MAX_NAME_LENGTH
+from .rules.names import MAX_NAME_LENGTH
+from .rules.rounds import MAX_HAND_POINTS
 from .services.payments import KINDS
 
 MAX_ID = 2**31 - 1  # ids are INTEGER columns

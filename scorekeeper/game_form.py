@@ -24,7 +24,8 @@ from wtforms.validators import InputRequired, Length, Optional, ValidationError
 from .forms import MoneyField, OneTimeForm, WholeRange, options
 from .rules import RecordError, Settings, Variant, name_key
 from .rules.money import decimal_text
-from .rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
+from .rules.names import MAX_NAME_LENGTH, clean_name
+from .rules.rounds import MAX_PLAYERS
 from .rules.settings import SettingSpec
 
 

@@ -12,9 +12,10 @@ from .cards import count_hand
 from .errors import RecordError
 from .games.dummy import CONTRACTS
 from .money import Cents, Entry, format_money, parse_money, signed_money, split_pot
-from .record import GAME_FORMAT, GameRecord, PlayerSpec, Round, name_key, parse_round
-from .registry import VARIANTS, get_variant, register
-from .replay import NextRound, PlayerStanding, Pot, Standings, extend, replay
+from .names import name_key
+from .record import GAME_FORMAT, GameRecord
+from .replay import Pot, Standings, extend, replay
+from .rounds import PlayerSpec, Round, parse_round
 from .settings import Settings
 from .settlement import (
     NIGHT_FORMAT,
@@ -25,8 +26,8 @@ from .settlement import (
     settle,
     settle_night,
 )
-from .state import Event, RoundResult
-from .variant import DeckAdvice, Variant
+from .state import Event, NextRound, PlayerStanding, RoundResult
+from .variant import VARIANTS, DeckAdvice, Variant, get_variant, register
 
 
 def load_game(data: object) -> Standings:

@@ -10,16 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Generic, Literal, TypeVar
+from typing import ClassVar, Generic, Literal, Protocol, TypeVar
 
 from .cards import RANK_NAMES
 from .money import format_money
 from .settings import Settings
-from .state import RoundResult
-
-if TYPE_CHECKING:
-    from .replay import NextRound, PlayerStanding
-    from .variant import Variant
+from .state import NextRound, PlayerStanding, RoundResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +168,19 @@ def legend(
     return facts
 
 
-V = TypeVar("V", bound="Variant")
+class Shown(Protocol):
+    """What a display reads of its game (a :class:`~.variant.Variant` is one)."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def players_advised(self) -> tuple[int, int]: ...
+    def cards_per_player(self, number: int, players: int, settings: Settings) -> int: ...
+    def deck_advice(self, players: int, settings: Settings) -> object: ...
+    def wild(self, number: int) -> list[str] | None: ...
+
+
+V = TypeVar("V", bound=Shown)
 
 
 def pot_fact(settings: Settings) -> Fact:

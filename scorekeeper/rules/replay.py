@@ -15,58 +15,12 @@ from typing import Any
 from .cards import count_hand
 from .errors import RecordError
 from .money import Entry, split_pot
-from .record import MAX_ROUNDS, GameRecord, Hand, Round, name_key
-from .registry import get_variant
-from .state import GameState, PlayerState, RoundResult
-from .variant import DeckAdvice, Variant, join_terms
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStanding:
-    name: str
-    seat: int
-    total: int
-    scores: tuple[int | None, ...]
-    in_contention: bool
-    expiries: int
-    contract: int | None
-    place: int
-    joined_round: int
-    dropped_round: int | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "total": self.total,
-            "scores": list(self.scores),
-            "in_contention": self.in_contention,
-            "expiries": self.expiries,
-            "contract": self.contract,
-            "place": self.place,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class NextRound:
-    number: int
-    dealer: str
-    starts: str
-    cards_per_player: int
-    wild: list[str] | None
-    multiplier: int
-    contracts: dict[str, int] | None
-    label: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "dealer": self.dealer,
-            "starts": self.starts,
-            "cards_per_player": self.cards_per_player,
-            "wild": self.wild,
-            "multiplier": self.multiplier,
-            "contracts": self.contracts,
-        }
+from .names import name_key
+from .record import GameRecord
+from .rounds import Hand, Round
+from .settings import MAX_ROUNDS
+from .state import GameState, NextRound, PlayerStanding, PlayerState, RoundResult
+from .variant import DeckAdvice, Variant, get_variant, join_terms
 
 
 @dataclass(frozen=True, slots=True)

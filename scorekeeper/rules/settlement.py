@@ -8,7 +8,8 @@ from typing import Any
 
 from .errors import RecordError
 from .money import format_money
-from .record import GameRecord, name_key
+from .names import name_key
+from .record import GameRecord
 from .replay import Standings, replay
 
 NIGHT_FORMAT = "scorekeeper-night/1"

@@ -1,12 +1,13 @@
-"""What a replay knows after each round; the variants' hooks read and change it."""
+"""What a replay knows after each round (the variants' hooks read and change it), and what
+it tells of each player and of the round ahead when it is done."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from .money import PAYMENTS_IN, Entry, EntryKind
-from .record import name_key
+from .names import name_key
 
 EventKind = Literal["join", "expire", "rebuy", "drop", "contract", "going_rummy", "dime"]
 
@@ -104,3 +105,51 @@ class GameState:
             if p.seat > after_seat:
                 return p
         return active[0]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStanding:
+    name: str
+    seat: int
+    total: int
+    scores: tuple[int | None, ...]
+    in_contention: bool
+    expiries: int
+    contract: int | None
+    place: int
+    joined_round: int
+    dropped_round: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "total": self.total,
+            "scores": list(self.scores),
+            "in_contention": self.in_contention,
+            "expiries": self.expiries,
+            "contract": self.contract,
+            "place": self.place,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    number: int
+    dealer: str
+    starts: str
+    cards_per_player: int
+    wild: list[str] | None
+    multiplier: int
+    contracts: dict[str, int] | None
+    label: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "starts": self.starts,
+            "cards_per_player": self.cards_per_player,
+            "wild": self.wild,
+            "multiplier": self.multiplier,
+            "contracts": self.contracts,
+        }

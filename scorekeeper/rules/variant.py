@@ -7,23 +7,23 @@ and takes part in the replay through a few hooks (``start_round``, ``score`` and
 What the layers above show of a game (its table rules, banner, sheet columns, help text)
 is its :class:`~scorekeeper.rules.display.GameDisplay`, ``variant.display``: no layer above
 ``rules/`` compares a game's name. A new game is one module in ``games/`` with a
-:class:`Variant` subclass, its display and a call to :func:`~.registry.register`.
+:class:`Variant` subclass, its display and its place in ``games/__init__.py``, which
+registers it (:func:`register`); the engine finds a game by the name its record gives
+(:func:`get_variant`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from .cards import RANKS
+from .display import GameDisplay
 from .errors import RecordError
-from .record import MAX_PLAYERS, Round
+from .rounds import MAX_PLAYERS, Round
 from .settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec, parse_settings
 from .state import GameState, PlayerState, RoundResult
-
-if TYPE_CHECKING:
-    from .display import GameDisplay
 
 Groups = list[list[str]]
 
@@ -192,3 +192,22 @@ class Variant:
     def finish(self, state: GameState) -> None:
         state.finished = True
         state.winners = self.ranking(state)[0]
+
+
+#: The games, in the order they are shown (``games/__init__.py`` registers them).
+VARIANTS: dict[str, Variant] = {}
+
+
+def register(variant: Variant) -> Variant:
+    """Add a game to the registry (the order of registration is the order shown)."""
+    VARIANTS[variant.name] = variant
+    return variant
+
+
+def get_variant(name: str) -> Variant:
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise RecordError(
+            f"unknown variant {name!r}: use one of {', '.join(VARIANTS)}", field="variant"
+        ) from None

@@ -29,7 +29,7 @@ from ..rules import (
     name_key,
     replay,
 )
-from ..rules.record import clean_name
+from ..rules.names import clean_name
 from .base import (
     Conflict,
     Refused,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
 from ..rules.money import decimal_text
-from ..rules.record import unseen_characters
+from ..rules.names import unseen_characters
 
 KINDS: dict[str, str] = {
     "paypal": "PayPal.me",

@@ -23,7 +23,7 @@ from sqlalchemy import Table, select, update
 from ..extensions import db, upsert
 from ..models import LedgerEntry, Night, PaymentHandle, Person, Regular, RegularMerge, User, utcnow
 from ..rules import name_key
-from ..rules.record import clean_name
+from ..rules.names import clean_name
 from .base import Conflict, Refused, commit_created, commit_plain, creating, transaction
 from .payments import HandleError, clean_handle
 

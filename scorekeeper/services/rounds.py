@@ -28,7 +28,8 @@ from ..rules import (
     parse_round,
     replay,
 )
-from ..rules.record import MAX_NAME_LENGTH, MAX_PLAYERS, clean_name
+from ..rules.names import MAX_NAME_LENGTH, clean_name
+from ..rules.rounds import MAX_PLAYERS
 from .base import Refused, check_fresh, commit_change, transaction
 from .nights import find_or_add_person
 from .regulars import night_spellings

@@ -14,7 +14,6 @@ import functools
 import hashlib
 import hmac
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 from flask_login import current_user
@@ -22,10 +21,6 @@ from werkzeug.wrappers import Response
 
 from .. import services
 from ..reports.files import files_digest
-from ..rules import format_money
-
-if TYPE_CHECKING:
-    from .games.round_form import RoundEntry
 
 bp = Blueprint("offline", __name__)
 
@@ -113,21 +108,3 @@ def changed_meanwhile() -> tuple[Response, int]:
             "conflict": True,
         }
     ), 409
-
-
-def not_saved(entry: RoundEntry, status: int) -> tuple[Response, int]:
-    """What the round form would show (its errors, or the question "re-buy or drop
-    out?"), as a sentence for the keeper and the errors by field."""
-    errors = dict(entry.errors)
-    general = errors.pop("general", "")
-    if status == 200 and entry.expiries:  # asked before anything is saved
-        currency = entry.s.pot.currency
-        asks = " ".join(
-            f"{x['name']} reached {x['reached']}: re-buy for {format_money(x['fee'], currency)} "
-            f"(back to {x['reset']}) or drop out?"
-            for x in entry.expiries
-        )
-        return refused(f"{asks} Choose on the form, then save.")
-    parts = [general] if general else []
-    parts += errors.values()
-    return refused(" ".join(parts), errors, 400 if status == 400 else 422)

@@ -78,7 +78,7 @@ NAMES = ["scorekeeper.rules"] + [f"scorekeeper.rules.{m}" for m in MODULES]
 
 
 def test_there_are_modules_to_check() -> None:
-    assert {"record", "replay", "variant", "registry", "settlement", "games.vegas"} <= set(MODULES)
+    assert {"record", "rounds", "names", "replay", "variant", "settlement", "games.vegas"} <= set(MODULES)
 
 
 def test_importing_the_rules_engine_imports_no_web_or_database_package() -> None:

@@ -12,16 +12,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.rules import GameRecord, RecordError, load_game, name_key, replay
-from scorekeeper.rules.record import BIDI_CONTROLS as RULE_BIDI
-from scorekeeper.rules.record import (
+from scorekeeper.rules.names import BIDI_CONTROLS as RULE_BIDI
+from scorekeeper.rules.names import (
     CONTROL,
     INVISIBLE,
-    MAX_ROUNDS,
     TEXT_DIRECTION,
     _checked_name,
     clean_name,
     unseen_characters,
 )
+from scorekeeper.rules.settings import MAX_ROUNDS
 from tests.rules.test_properties import PROPERTY_SETTINGS, games
 
 # --------------------------------------------------------------------------- names ---

@@ -15,7 +15,7 @@ from sqlalchemy import func, select, text
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, Night, Person
-from scorekeeper.rules.record import MAX_ROUNDS
+from scorekeeper.rules.settings import MAX_ROUNDS
 from scorekeeper.services import base, games, nights
 from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, inputs, text_of

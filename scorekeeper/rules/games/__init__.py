@@ -1,7 +1,7 @@
 """The games, one module each: the five of the source texts and Contract Rummy, registered
 here in the order they are shown."""
 
-from ..registry import register
+from ..variant import register
 from .contract import Contract
 from .dummy import Dummy
 from .multiplayer import Multiplayer

@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ..cards import JOKER, RANKS
 from ..display import Column, Fact, GameDisplay
 from ..errors import RecordError
-from ..record import Round
+from ..rounds import Round
 from ..settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec
-from ..state import GameState, RoundResult
+from ..state import GameState, NextRound, RoundResult
 from ..variant import DeckAdvice, Variant
-
-if TYPE_CHECKING:
-    from ..replay import NextRound
-
 
 #: Deal r's contract (RULES.md). A set is 3+ cards of one rank, a run 4+ in suit sequence.
 DEAL_CONTRACTS: tuple[str, ...] = (

@@ -4,19 +4,15 @@ player's own pace; the game ends after someone completes the twelfth."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from ..cards import JOKER, RANKS
 from ..display import Column, GameDisplay
 from ..errors import RecordError
-from ..record import Round, name_key
+from ..names import name_key
+from ..rounds import Round
 from ..settings import Settings
-from ..state import Event, GameState, RoundResult
+from ..state import Event, GameState, NextRound, PlayerStanding, RoundResult
 from ..variant import DeckAdvice, Groups, Variant, group_by
-
-if TYPE_CHECKING:
-    from ..replay import NextRound, PlayerStanding
-
 
 CONTRACTS: tuple[str, ...] = (
     "two 3-of-a-kind",

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from ..display import ChartLine, Fact, GameDisplay
 from ..errors import RecordError
-from ..record import Round
+from ..rounds import Round
 from ..settings import BUY_IN, CURRENCY, MAX_POINTS, MAX_ROUNDS, POT_SPLIT, Settings, SettingSpec
 from ..state import Event, GameState, RoundResult
 from ..variant import Variant

@@ -4,18 +4,15 @@ the last three multiplied, and a dime from the pot for going out."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ..cards import JOKER, RANK_NAMES, RANKS
 from ..display import Column, Fact, GameDisplay, pot_fact
 from ..money import format_money
-from ..record import Round
+from ..rounds import Round
 from ..settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec
-from ..state import Event, GameState, PlayerState, RoundResult
+from ..state import Event, GameState, NextRound, PlayerState, RoundResult
 from ..variant import DeckAdvice, Variant, face_values
-
-if TYPE_CHECKING:
-    from ..replay import NextRound
 
 
 class TexasDisplay(GameDisplay["Texas"]):

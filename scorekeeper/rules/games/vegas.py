@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ..cards import JOKER, RANKS, WILD, describe_flipped_card
 from ..display import ChartLine, Column, Fact, GameDisplay, pot_fact
 from ..errors import RecordError
 from ..money import format_money
-from ..record import MAX_PLAYERS, Round, clean_name, name_key
+from ..names import clean_name, name_key
+from ..rounds import MAX_PLAYERS, Round
 from ..settings import BUY_IN, CURRENCY, MAX_POINTS, POT_SPLIT, Settings, SettingSpec
-from ..state import Event, GameState, PlayerState, RoundResult
+from ..state import Event, GameState, NextRound, PlayerStanding, PlayerState, RoundResult
 from ..variant import DeckAdvice, Groups, Variant, face_values, group_by, join_terms
-
-if TYPE_CHECKING:
-    from ..replay import NextRound, PlayerStanding
 
 
 class VegasDisplay(GameDisplay["Vegas"]):

@@ -16,7 +16,8 @@ from flask import current_app
 from ...models import as_utc
 from ...rules import GameRecord, RecordError, name_key, replay
 from ...rules.money import CURRENCIES, LOCALES, rounding_steps
-from ...rules.record import clean_name, read_json
+from ...rules.names import clean_name
+from ...rules.record import read_json
 from .. import ledger
 from ..nights import MAX_GAMES_PER_NIGHT, MAX_PEOPLE_PER_NIGHT
 from ..payments import HandleError, clean_handle

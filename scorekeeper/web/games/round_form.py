@@ -17,7 +17,7 @@ from ...forms import VersionedForm, hand_text, parse_hand_field
 from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_money, name_key
 from ...rules.cards import MAX_CARDS_IN_HAND, parse_flipped_card
-from ...rules.record import MAX_HAND_POINTS
+from ...rules.rounds import MAX_HAND_POINTS
 from ...services import ledger
 from .. import offline
 
@@ -202,7 +202,7 @@ class RoundEntry:
     # -- the page -----------------------------------------------------------------------
     def render(self, form: VersionedForm, status: int = 200) -> tuple[str | Response, int]:
         if self.queued:
-            return offline.not_saved(self, status)
+            return _not_saved(self, status)
         s, variant = self.s, self.s.variant
         settings = s.record.settings
         upcoming = None if self.editing else s.upcoming(self.game.pending_joins)
@@ -359,3 +359,21 @@ ROUND_INPUTS: dict[str, RoundInput] = {
         _read_contracts, lambda entry: {f"contract-{p.seat}" for p in entry.players}
     ),
 }
+
+
+def _not_saved(entry: RoundEntry, status: int) -> tuple[Response, int]:
+    """What the round form would show (its errors, or the question "re-buy or drop
+    out?"), as a sentence for the keeper and the errors by field."""
+    errors = dict(entry.errors)
+    general = errors.pop("general", "")
+    if status == 200 and entry.expiries:  # asked before anything is saved
+        currency = entry.s.pot.currency
+        asks = " ".join(
+            f"{x['name']} reached {x['reached']}: re-buy for {format_money(x['fee'], currency)} "
+            f"(back to {x['reset']}) or drop out?"
+            for x in entry.expiries
+        )
+        return offline.refused(f"{asks} Choose on the form, then save.")
+    parts = [general] if general else []
+    parts += errors.values()
+    return offline.refused(" ".join(parts), errors, 400 if status == 400 else 422)

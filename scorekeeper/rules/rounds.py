@@ -1,0 +1,219 @@
+"""A round as the keeper entered it, and the players as seated: parsed into typed objects
+at the edge. Parsing checks the shape and what needs no game state (names, card codes, keys
+of another game); the replay checks the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .cards import MAX_CARDS_IN_HAND, normalise_code, parse_flipped_card
+from .errors import RecordError
+from .names import clean_name, name_key
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 20
+MAX_HAND_POINTS = 9999
+
+Hand = int | tuple[str, ...]
+
+_ROUND_KEYS = {"went_out", "hands", "wild", "going_rummy", "contracts", "drops", "joins"}
+_VARIANT_ROUND_KEYS = {
+    "wild": "vegas",
+    "drops": "vegas",
+    "joins": "vegas",
+    "going_rummy": "multiplayer",
+    "contracts": "dummy",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    name: str
+    handicap: int = 0
+
+    def to_json(self) -> str | dict[str, Any]:
+        if self.handicap:
+            return {"name": self.name, "handicap": self.handicap}
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round as entered: who went out, what was left in each other hand, extras."""
+
+    went_out: str | None
+    hands: Mapping[str, Hand]
+    wild: str | None = None
+    going_rummy: bool = False
+    contracts: tuple[str, ...] = ()
+    drops: tuple[str, ...] = ()
+    joins: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "went_out": self.went_out,
+            "hands": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.hands.items()},
+        }
+        if self.wild is not None:
+            out["wild"] = self.wild
+        if self.going_rummy:
+            out["going_rummy"] = True
+        if self.contracts:
+            out["contracts"] = list(self.contracts)
+        if self.drops:
+            out["drops"] = list(self.drops)
+        if self.joins:
+            out["joins"] = list(self.joins)
+        return out
+
+    def renamed(self, old: str, new: str) -> Round:
+        """The round with the player ``old`` called ``new`` in every place that holds a
+        name (went out, hand keys, contracts, drops, joins) and nowhere else: card codes
+        and keys are never names, whatever a person is called."""
+        key = name_key(old)
+
+        def swap(name: str) -> str:
+            return new if name_key(name) == key else name
+
+        return replace(
+            self,
+            went_out=None if self.went_out is None else swap(self.went_out),
+            hands={swap(name): hand for name, hand in self.hands.items()},
+            contracts=tuple(swap(n) for n in self.contracts),
+            drops=tuple(swap(n) for n in self.drops),
+            joins=tuple(swap(n) for n in self.joins),
+        )
+
+
+def parse_hand(raw: Any, *, number: int, player: str, card_codes: frozenset[str]) -> Hand:
+    """A hand is points (a whole number >= 0) or a list of card codes."""
+    if isinstance(raw, bool):
+        raw = repr(raw)
+    if isinstance(raw, int):
+        if raw < 0:
+            raise RecordError(
+                f"{player}'s hand must be 0 points or more (got {raw})",
+                round=number,
+                player=player,
+                field="hands",
+            )
+        if raw > MAX_HAND_POINTS:
+            raise RecordError(
+                f"{player}'s hand of {raw} points is more than any hand can hold "
+                f"(at most {MAX_HAND_POINTS})",
+                round=number,
+                player=player,
+                field="hands",
+            )
+        return raw
+    if isinstance(raw, list):
+        if len(raw) > MAX_CARDS_IN_HAND:
+            raise RecordError(
+                f"{player}'s hand lists {len(raw)} cards (at most {MAX_CARDS_IN_HAND})",
+                round=number,
+                player=player,
+                field="hands",
+            )
+        cards: list[str] = []
+        for code in raw:
+            card = normalise_code(code) if isinstance(code, str) else None
+            if card not in card_codes:
+                raise RecordError(
+                    f"{player}'s hand has an unknown card {code!r} "
+                    f"(use {' '.join(sorted(card_codes, key=_card_order))})",
+                    round=number,
+                    player=player,
+                    field="hands",
+                )
+            cards.append(card)
+        return tuple(cards)
+    raise RecordError(
+        f"{player}'s hand must be a whole number of points or a list of cards (got {raw!r})",
+        round=number,
+        player=player,
+        field="hands",
+    )
+
+
+def _card_order(code: str) -> int:
+    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK", "W"]
+    return order.index(code)
+
+
+def _names(raw: Any, *, number: int, key: str) -> tuple[str, ...]:
+    if not isinstance(raw, list):
+        raise RecordError(f"{key} must be a list of names", round=number, field=key)
+    names = tuple(clean_name(n, what=f"a name in {key}") for n in raw)
+    keys = [name_key(n) for n in names]
+    if len(set(keys)) != len(keys):
+        raise RecordError(f"{key} names someone twice", round=number, field=key)
+    return names
+
+
+def parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[str]) -> Round:
+    """Parse one round; every error names the round."""
+    try:
+        return _parse_round(raw, number=number, variant=variant, card_codes=card_codes)
+    except RecordError as exc:
+        if exc.round is not None:
+            raise
+        raise RecordError(exc.detail, round=number, player=exc.player, field=exc.field) from None
+
+
+def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[str]) -> Round:
+    if not isinstance(raw, Mapping):
+        raise RecordError("a round must be an object with went_out and hands", round=number)
+    unknown = set(raw) - _ROUND_KEYS
+    if unknown:
+        raise RecordError(f"unknown key {sorted(unknown)[0]!r}", round=number)
+    for key, owner in _VARIANT_ROUND_KEYS.items():
+        if key in raw and owner != variant and raw[key] not in (None, [], False):
+            raise RecordError(
+                f"{key} is only recorded in {owner}, not in {variant}", round=number, field=key
+            )
+    if "went_out" not in raw:
+        raise RecordError(
+            "went_out is missing: give the player who went out, or null if nobody did",
+            round=number,
+            field="went_out",
+        )
+    went_out = raw["went_out"]
+    if went_out is not None:
+        went_out = clean_name(went_out, what="went_out")
+    hands_raw = raw.get("hands")
+    if not isinstance(hands_raw, Mapping):
+        raise RecordError(
+            "hands must be an object of player names and hands", round=number, field="hands"
+        )
+    hands: dict[str, Hand] = {}
+    seen: set[str] = set()
+    for player, hand in hands_raw.items():
+        player = clean_name(player, what="a name in hands")
+        if name_key(player) in seen:
+            raise RecordError(f"two hands are given for {player}", round=number, player=player)
+        seen.add(name_key(player))
+        hands[player] = parse_hand(hand, number=number, player=player, card_codes=card_codes)
+    wild = raw.get("wild")
+    if wild is not None:
+        card = parse_flipped_card(wild) if isinstance(wild, str) else None
+        if card is None:
+            raise RecordError(
+                f"wild {wild!r} is not a card: write the rank and suit, such as 7C or QH, "
+                "or JK for a joker",
+                round=number,
+                field="wild",
+            )
+        wild = card
+    going_rummy = raw.get("going_rummy", False)
+    if not isinstance(going_rummy, bool):
+        raise RecordError("going_rummy must be true or false", round=number, field="going_rummy")
+    if going_rummy and went_out is None:
+        raise RecordError(
+            "going_rummy needs the player who went out", round=number, field="going_rummy"
+        )
+    contracts = _names(raw.get("contracts", []), number=number, key="contracts")
+    drops = _names(raw.get("drops", []), number=number, key="drops")
+    joins = _names(raw.get("joins", []), number=number, key="joins")
+    return Round(went_out, hands, wild, going_rummy, contracts, drops, joins)
