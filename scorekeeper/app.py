@@ -44,58 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_url_path="/static",
     )
     instance = Path(app.instance_path)
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        REMEMBER_COOKIE_SAMESITE="Lax",
-        REMEMBER_COOKIE_HTTPONLY=True,
-        REMEMBER_COOKIE_DURATION=60 * 60 * 24 * 60,
-        # How long a login without "Keep me logged in" lasts on the server (a card night
-        # and then some); a remembered login lasts REMEMBER_COOKIE_DURATION. Seconds.
-        LOGIN_DURATION=60 * 60 * 24,
-        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
-        WTF_CSRF_TIME_LIMIT=None,
-        # Flask-WTF's own hook checks exemptions before the method, on every GET too; the
-        # app's hook (web.init_app) asks the method first and then makes the same check.
-        WTF_CSRF_CHECK_DEFAULT=False,
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
-        LOGIN_ATTEMPTS_PER_15_MINUTES=10,
-        LOGIN_ATTEMPTS_PER_ADDRESS_PER_15_MINUTES=50,
-        # "Forgot password?": reset links asked for, per email and per client address
-        # (scorekeeper/resets.py), and how long a link works (seconds).
-        RESET_REQUESTS_PER_15_MINUTES=3,
-        RESET_REQUESTS_PER_ADDRESS_PER_15_MINUTES=10,
-        RESET_LINK_DURATION=60 * 60,
-        # Mail (scorekeeper/mail.py): off until MAIL_SERVER is set. PUBLIC_URL is the
-        # address the app is reached at (https://cards.example.org), which links in mails
-        # and the command line's reset links start with; never taken from a request.
-        MAIL_SERVER=None,
-        MAIL_PORT=None,
-        MAIL_USE_TLS=True,
-        MAIL_USE_SSL=False,
-        MAIL_USERNAME=None,
-        MAIL_PASSWORD=None,
-        MAIL_SENDER=None,
-        MAIL_TIMEOUT=10,
-        PUBLIC_URL=None,
-        # "Import" of a whole account (scorekeeper/accounts.py): the largest zip file.
-        ACCOUNT_IMPORT_MAX_BYTES=16 * 1024 * 1024,
-        # How long a successful log-in keeps its browser and address known for its email
-        # (they then log in past a stranger's failed attempts: scorekeeper/logins.py).
-        KNOWN_LOGIN_DURATION=60 * 60 * 24 * 365,
-        COMPRESS_MIMETYPES=[
-            "text/html",
-            "text/css",
-            "text/javascript",
-            "application/javascript",
-            "application/json",
-            "text/plain",
-            "application/manifest+json",
-        ],
-        COMPRESS_ALGORITHM=["br", "gzip"],
-    )
+    app.config.from_mapping(_defaults(instance))
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
         if os.environ.get("DATABASE_URL"):
@@ -123,6 +72,63 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _shared_cache(app)
     _behind_proxies(app)
     return app
+
+
+def _defaults(instance: Path) -> dict[str, Any]:
+    """The settings before the instance's config.py and ``SCOREKEEPER_*`` variables
+    (README: Configuration)."""
+    return {
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance / 'scorekeeper.sqlite3'}",
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_DURATION": 60 * 60 * 24 * 60,
+        # How long a login without "Keep me logged in" lasts on the server (a card night
+        # and then some); a remembered login lasts REMEMBER_COOKIE_DURATION. Seconds.
+        "LOGIN_DURATION": 60 * 60 * 24,
+        "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 30,
+        "WTF_CSRF_TIME_LIMIT": None,
+        # Flask-WTF's own hook checks exemptions before the method, on every GET too; the
+        # app's hook (web.init_app) asks the method first and then makes the same check.
+        "WTF_CSRF_CHECK_DEFAULT": False,
+        "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+        "LOGIN_ATTEMPTS_PER_15_MINUTES": 10,
+        "LOGIN_ATTEMPTS_PER_ADDRESS_PER_15_MINUTES": 50,
+        # "Forgot password?": reset links asked for, per email and per client address
+        # (services/resets.py), and how long a link works (seconds).
+        "RESET_REQUESTS_PER_15_MINUTES": 3,
+        "RESET_REQUESTS_PER_ADDRESS_PER_15_MINUTES": 10,
+        "RESET_LINK_DURATION": 60 * 60,
+        # Mail (services/mail.py): off until MAIL_SERVER is set. PUBLIC_URL is the
+        # address the app is reached at (https://cards.example.org), which links in mails
+        # and the command line's reset links start with; never taken from a request.
+        "MAIL_SERVER": None,
+        "MAIL_PORT": None,
+        "MAIL_USE_TLS": True,
+        "MAIL_USE_SSL": False,
+        "MAIL_USERNAME": None,
+        "MAIL_PASSWORD": None,
+        "MAIL_SENDER": None,
+        "MAIL_TIMEOUT": 10,
+        "PUBLIC_URL": None,
+        # "Import" of a whole account (services/accounts/): the largest zip file.
+        "ACCOUNT_IMPORT_MAX_BYTES": 16 * 1024 * 1024,
+        # How long a successful log-in keeps its browser and address known for its email
+        # (they then log in past a stranger's failed attempts: services/logins.py).
+        "KNOWN_LOGIN_DURATION": 60 * 60 * 24 * 365,
+        "COMPRESS_MIMETYPES": [
+            "text/html",
+            "text/css",
+            "text/javascript",
+            "application/javascript",
+            "application/json",
+            "text/plain",
+            "application/manifest+json",
+        ],
+        "COMPRESS_ALGORITHM": ["br", "gzip"],
+    }
 
 
 def _behind_proxies(app: Flask) -> None:

@@ -66,22 +66,8 @@ def create_game(
     The same ``submission`` sent twice stores the game once (AlreadyCreated)."""
     with creating(user, submission):
         _check_room_for_games(night)
-        data = {
-            "format": "scorekeeper-game/1",
-            "variant": variant,
-            "settings": settings,
-            "players": [{"name": n, "handicap": h} if h else n for n, h in players],
-            "first_dealer": first_dealer,
-            "rounds": list(rounds),
-        }
-        record = GameRecord.from_json(data)
-        if record.settings.currency != night.currency and "currency" in settings:
-            raise RecordError(
-                f"this game is in {record.settings.currency} but the night is in {night.currency}",
-                field="currency",
-            )
-        standings = replay(record)
-        record, standings = _in_night_spelling(night, record, standings)
+        record, standings = _checked_record(night, variant, players, first_dealer, settings,
+                                            rounds)  # fmt: skip
         canonical = record.to_json()
         canonical["settings"]["currency"] = night.currency
         add_missing_regulars(night.owner_id, [p.name for p in standings.players])
@@ -93,27 +79,60 @@ def create_game(
             pending_joins=[],
         )
         db.session.add(game)
-        for position, spec in enumerate(record.players):
-            game.seats.append(
-                Seat(
-                    person=find_or_add_person(night, spec.name),
-                    position=position,
-                    handicap=spec.handicap,
-                )
-            )
-        for player in standings.players[len(record.players) :]:
-            game.seats.append(
-                Seat(
-                    person=find_or_add_person(night, player.name),
-                    position=player.seat,
-                    joined_round=player.joined_round,
-                )
-            )
+        _seat_players(game, night, record, standings)
         for number, rnd in enumerate(canonical["rounds"], 1):
             game.rounds.append(GameRound(number=number, data=rnd))
         db.session.add(Edit(game=game, user_id=user.id, action=action, after=json.dumps(canonical)))
         commit_created(user, submission, "game", game)
     return game
+
+
+def _checked_record(
+    night: Night,
+    variant: str,
+    players: Sequence[tuple[str, int]],
+    first_dealer: str,
+    settings: dict[str, Any],
+    rounds: Sequence[dict[str, Any]],
+) -> tuple[GameRecord, Standings]:
+    """The new game's record, replayed by the engine, in the night's currency and its
+    people's spelling: RecordError on anything wrong."""
+    data = {
+        "format": "scorekeeper-game/1",
+        "variant": variant,
+        "settings": settings,
+        "players": [{"name": n, "handicap": h} if h else n for n, h in players],
+        "first_dealer": first_dealer,
+        "rounds": list(rounds),
+    }
+    record = GameRecord.from_json(data)
+    if record.settings.currency != night.currency and "currency" in settings:
+        raise RecordError(
+            f"this game is in {record.settings.currency} but the night is in {night.currency}",
+            field="currency",
+        )
+    return _in_night_spelling(night, record, replay(record))
+
+
+def _seat_players(game: Game, night: Night, record: GameRecord, standings: Standings) -> None:
+    """The record's players in order, then each late joiner of imported rounds at the
+    seat the engine gave them."""
+    for position, spec in enumerate(record.players):
+        game.seats.append(
+            Seat(
+                person=find_or_add_person(night, spec.name),
+                position=position,
+                handicap=spec.handicap,
+            )
+        )
+    for player in standings.players[len(record.players) :]:
+        game.seats.append(
+            Seat(
+                person=find_or_add_person(night, player.name),
+                position=player.seat,
+                joined_round=player.joined_round,
+            )
+        )
 
 
 def _in_night_spelling(

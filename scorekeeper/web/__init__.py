@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
@@ -20,6 +21,7 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
+from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from ..extensions import csrf, db, login_manager
@@ -174,68 +176,67 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["money"] = format_money
     app.jinja_env.globals["new_submission"] = new_submission
 
-    @app.errorhandler(CSRFError)
-    def csrf_error(exc: CSRFError) -> tuple[str | Response, int]:
-        return _error(
-            400,
-            "Form expired",
-            "This form is out of date or was not sent from this app. Go back, "
-            "reload the page and try again: nothing was saved.",
-        )
+    for raised, (code, title, message) in ERROR_PAGES.items():
+        app.register_error_handler(raised, _error_page(code, title, message))
+    app.register_error_handler(500, _server_error)
 
-    @app.errorhandler(400)
-    def bad_request(exc: Exception) -> tuple[str | Response, int]:
-        return _error(
-            400,
-            "Bad request",
-            "The form sent was incomplete or malformed: nothing was saved. Go back, "
-            "reload the page and try again.",
-        )
 
-    @app.errorhandler(404)
-    def not_found(exc: Exception) -> tuple[str | Response, int]:
-        return _error(404, "Not found", "There is nothing here, or it is not yours to see.")
+# What each refusal shows: the code, the page's title and what happened to the change.
+# The API and the phone's queue get the message (or API_MESSAGES) in JSON (``_error``).
+_CHANGED_AT_ONCE = (
+    409,
+    "Changed at the same moment",
+    "Two changes met at the same moment, so yours was not saved (nothing was half saved). "
+    "Reload the page and try again.",
+)
+ERROR_PAGES: dict[type[Exception] | int, tuple[int, str, str]] = {
+    CSRFError: (
+        400,
+        "Form expired",
+        "This form is out of date or was not sent from this app. Go back, reload the page "
+        "and try again: nothing was saved.",
+    ),
+    400: (
+        400,
+        "Bad request",
+        "The form sent was incomplete or malformed: nothing was saved. Go back, reload the "
+        "page and try again.",
+    ),
+    404: (404, "Not found", "There is nothing here, or it is not yours to see."),
+    405: (405, "Not allowed", "That action is not available here."),
+    413: (413, "Too large", "That upload is too large: nothing was saved."),
+    SafeMethodWrite: (
+        405,
+        "Not allowed",
+        "Nothing was saved: a change must be sent with the app's own form.",
+    ),
+    # The last line of defence: services turn these into sentences of their own.
+    IntegrityError: _CHANGED_AT_ONCE,
+    StaleDataError: _CHANGED_AT_ONCE,
+}
 
-    @app.errorhandler(413)
-    def too_large(exc: Exception) -> tuple[str | Response, int]:
-        return _error(413, "Too large", "That upload is too large: nothing was saved.")
 
-    @app.errorhandler(405)
-    def not_allowed(exc: Exception) -> tuple[str | Response, int]:
-        return _error(405, "Not allowed", "That action is not available here.")
+def _error_page(
+    code: int, title: str, message: str
+) -> Callable[[Exception], tuple[str | Response, int]]:
+    def handler(exc: Exception) -> tuple[str | Response, int]:
+        if not isinstance(exc, HTTPException):
+            db.session.rollback()  # a refused write: nothing of it stays in the session
+        return _error(code, title, message)
 
-    @app.errorhandler(SafeMethodWrite)
-    def safe_method_write(exc: SafeMethodWrite) -> tuple[str | Response, int]:
+    return handler
+
+
+def _server_error(exc: Exception) -> tuple[str, int]:
+    # The database may be what failed: the error page must not need it, so it neither
+    # rolls back through a dead connection nor looks up the logged-in user again.
+    with suppress(Exception):
         db.session.rollback()
-        return _error(
-            405,
-            "Not allowed",
-            "Nothing was saved: a change must be sent with the app's own form.",
-        )
-
-    @app.errorhandler(IntegrityError)
-    @app.errorhandler(StaleDataError)
-    def changed_at_once(exc: Exception) -> tuple[str | Response, int]:
-        # The last line of defence: services turn these into sentences of their own.
-        db.session.rollback()
-        return _error(
-            409,
-            "Changed at the same moment",
-            "Two changes met at the same moment, so yours was not saved (nothing was "
-            "half saved). Reload the page and try again.",
-        )
-
-    @app.errorhandler(500)
-    def server_error(exc: Exception) -> tuple[str, int]:
-        # The database may be what failed: the error page must not need it, so it neither
-        # rolls back through a dead connection nor looks up the logged-in user again.
-        with suppress(Exception):
-            db.session.rollback()
-        g._login_user = login_manager.anonymous_user()
-        return render_template(
-            "error.html",
-            code=500,
-            title="Something went wrong",
-            message="Every change is saved whole or not at all, never half. Reload the "
-            "sheet to see whether your last change is there before you enter it again.",
-        ), 500
+    g._login_user = login_manager.anonymous_user()
+    return render_template(
+        "error.html",
+        code=500,
+        title="Something went wrong",
+        message="Every change is saved whole or not at all, never half. Reload the "
+        "sheet to see whether your last change is there before you enter it again.",
+    ), 500

@@ -346,28 +346,9 @@ def _check_games(
             live[night_id] = live.get(night_id, 0) + 1
             if live[night_id] > MAX_GAMES_PER_NIGHT:
                 raise ImportRefused(f"night {night_id} has more than {MAX_GAMES_PER_NIGHT} games")
-        night = nights[night_id]
-        data = records[number]
-        try:
-            record = GameRecord.from_json(data)
-            standings = replay(record)
-        except RecordError as exc:
-            raise _fail(f"{where} (games/{number}.json)", str(exc)) from None
-        if record.settings.currency != night["currency"]:
-            raise _fail(where, f"it is in {record.settings.currency}, its night in "
-                        f"{night['currency']}")  # fmt: skip
-        roster = people.get(night_id, {})
-        # The seats as a game made by the services has them (services.create_game): the
-        # record's players in order, then each late joiner (a player back after a drop
-        # too) at the seat the engine gave them.
-        seats = [(i, p.name, p.handicap, 0) for i, p in enumerate(record.players)]
-        seats += [
-            (p.seat, p.name, 0, p.joined_round) for p in standings.players[len(record.players) :]
-        ]
-        for _, name, _, _ in seats:
-            if name not in roster:
-                raise _fail(where, f"{name} plays in it but is not among its night's people "
-                            "in the file")  # fmt: skip
+        record, seats = _check_record(
+            records[number], where, number, nights[night_id], people.get(night_id, {})
+        )
         waiting = _list(row.get("pending_joins", []), f"{where}: pending_joins", 20)
         row["pending_joins"] = [_name(n, f"{where}: joining next round") for n in waiting]
         history = _list(row.get("history", []), f"{where}: history", MAX_EDITS_PER_GAME)
@@ -384,6 +365,30 @@ def _check_games(
     if unused:
         raise ImportRefused(f"games/{unused[0]}.json is not a game of any night in the file")
     return out
+
+
+def _check_record(
+    data: Any, where: str, number: int, night: dict[str, Any], roster: dict[str, str]
+) -> tuple[GameRecord, list[tuple[int, str, int, int]]]:
+    """A game's record replayed, in its night's currency, its players among its night's
+    people; and its seats as a game made by the services has them (services.create_game):
+    the record's players in order, then each late joiner (a player back after a drop too)
+    at the seat the engine gave them."""
+    try:
+        record = GameRecord.from_json(data)
+        standings = replay(record)
+    except RecordError as exc:
+        raise _fail(f"{where} (games/{number}.json)", str(exc)) from None
+    if record.settings.currency != night["currency"]:
+        raise _fail(where, f"it is in {record.settings.currency}, its night in "
+                    f"{night['currency']}")  # fmt: skip
+    seats = [(i, p.name, p.handicap, 0) for i, p in enumerate(record.players)]
+    seats += [(p.seat, p.name, 0, p.joined_round) for p in standings.players[len(record.players) :]]
+    for _, name, _, _ in seats:
+        if name not in roster:
+            raise _fail(where, f"{name} plays in it but is not among its night's people "
+                        "in the file")  # fmt: skip
+    return record, seats
 
 
 def _is_round(value: Any) -> bool:
