@@ -114,6 +114,26 @@ def _etag(tag: str) -> str:
     return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}"
 
 
+def _known(tag: str) -> tuple[str, BaseResponse | None]:
+    """The page's ETag, and the answer when the phone has the page (304) or it is kept
+    rendered (LIVE_PAGES); None when it must be drawn."""
+    etag = _etag(tag)
+    same = unchanged(etag)
+    if same is not None:
+        return etag, same
+    kept = LIVE_PAGES.get(etag)
+    return etag, None if kept is None else _page(kept, etag)
+
+
+def _drawn(template: str, etag: str, **context: Any) -> Response:
+    """The page drawn, kept rendered under its ETag for the next phone that asks."""
+    html = render_template(
+        template, tv=_tv(), etag=etag, refresh=REFRESH_SECONDS, poll=POLL_SECONDS, **context
+    )
+    LIVE_PAGES.put(etag, html, len(html))
+    return _page(html, etag)
+
+
 def _page(html: str, etag: str) -> Response:
     response = make_response(html)
     response.set_etag(etag, weak=True)
@@ -127,13 +147,9 @@ def game(token: str) -> BaseResponse:
     stamp = live.link_stamp(token)
     if stamp is None:
         abort(404)
-    etag = _etag(stamp.tag)
-    same = unchanged(etag)
-    if same is not None:
-        return same
-    kept = LIVE_PAGES.get(etag)
-    if kept is not None:
-        return _page(kept, etag)
+    etag, known = _known(stamp.tag)
+    if known is not None:
+        return known
     game = live.linked_game(stamp.game_id)
     if game is None:  # pragma: no cover - deleted between the two queries
         abort(404)
@@ -142,19 +158,14 @@ def game(token: str) -> BaseResponse:
         etag = _etag(live.LinkStamp(stamp.link_id, game.id, game.version, game.created_at,
                                     stamp.night_name, stamp.locale).tag)  # fmt: skip
     standings, _ = services.standings_at(game, stamp)  # the keeper's sheet's state cache
-    html = render_template(
+    return _drawn(
         "live/game.html",
+        etag,
         game=game,
         s=standings,
         view=SheetView(game, standings),
         night_name=stamp.night_name,
-        tv=_tv(),
-        etag=etag,
-        refresh=REFRESH_SECONDS,
-        poll=POLL_SECONDS,
     )
-    LIVE_PAGES.put(etag, html, len(html))
-    return _page(html, etag)
 
 
 @bp.get("/live/night/<token>")
@@ -165,13 +176,9 @@ def night(token: str) -> BaseResponse:
     stamp = live.night_link_stamp(token)
     if stamp is None:
         abort(404)
-    etag = _etag(stamp.tag)
-    same = unchanged(etag)
-    if same is not None:
-        return same
-    kept = LIVE_PAGES.get(etag)
-    if kept is not None:
-        return _page(kept, etag)
+    etag, known = _known(stamp.tag)
+    if known is not None:
+        return known
     night = live.linked_night(stamp.night_id)
     if night is None:  # pragma: no cover - deleted between the two queries
         abort(404)
@@ -183,19 +190,10 @@ def night(token: str) -> BaseResponse:
         view = SheetView(g, standings, chart_uid=f"chart-{n}") if g.id in full else None
         games.append((g, standings, view))
     book = ledger.night_book(night, games=[(g.title, s) for g, s, _ in games])
-    html = render_template(
-        "live/night.html",
-        night=night,
-        games=games,
-        book=book,
+    return _drawn(
+        "live/night.html", etag, night=night, games=games, book=book,
         book_summary=book_summary(book),
-        tv=_tv(),
-        etag=etag,
-        refresh=REFRESH_SECONDS,
-        poll=POLL_SECONDS,
-    )
-    LIVE_PAGES.put(etag, html, len(html))
-    return _page(html, etag)
+    )  # fmt: skip
 
 
 def _full_games(drawn: list[tuple[Game, Any]]) -> set[int]:
