@@ -135,3 +135,25 @@ def test_a_circle_would_be_found() -> None:
         assert any("scorekeeper.rules.names" in part for part in _circles())
     finally:
         GRAPH["scorekeeper.rules.names"].discard("scorekeeper.rules.record")
+
+
+def test_no_module_is_over_500_lines() -> None:
+    """A module a newcomer can read in one sitting (the restructure's bound)."""
+    long = {
+        module: n
+        for module, (path, _) in MODULES.items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 500
+    }
+    assert long == {}
+
+
+def test_no_function_is_over_60_lines() -> None:
+    """Long functions are split into named steps (decorators not counted)."""
+    long = {
+        f"{module}:{node.name}": length
+        for module, (path, _) in MODULES.items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > 60
+    }
+    assert long == {}

@@ -191,30 +191,13 @@ def save_planned_round(
     game_id = game.id
     check_fresh(game, expected_version, submission)
     standings = plan.standings()
-    number = plan.number
-    stored = plan.round.to_json()
-    if plan.appends:
-        # Beside the rounds, not through ``game.rounds``: a game whose standings were
-        # found by its stamp has loaded no round, and the new one needs none of them.
-        db.session.add(GameRound(game=game, number=number, data=stored))
-        before = None
-        action = "add"
-        game.pending_joins = []
-    else:
-        row = game.rounds[number - 1]
-        before = json.dumps(row.data)
-        row.data = stored
-        action = "edit"
-    if action == "edit" or plan.round.joins:  # seats change only when someone joins
-        _sync_seats(game, standings)
-    mark_changed(game)
-    after = json.dumps(stored)
+    action, before, after = _write_round(game, plan, standings)
     db.session.add(
         Edit(
             game=game,
             user_id=user.id,
             action=action,
-            round_number=number,
+            round_number=plan.number,
             before=before,
             after=after,
             submission=submission,
@@ -224,6 +207,26 @@ def save_planned_round(
     version = commit_change(game_id, submission, game)
     keep_saved(game_id, created_at, version, standings, len(after))
     return standings
+
+
+def _write_round(game: Game, plan: RoundPlan, standings: Standings) -> tuple[str, str | None, str]:
+    """Put the planned round in its row (a new one, or the one it corrects) and the seats
+    in line with it. Returns the history's action and the round before and after."""
+    stored = plan.round.to_json()
+    if plan.appends:
+        # Beside the rounds, not through ``game.rounds``: a game whose standings were
+        # found by its stamp has loaded no round, and the new one needs none of them.
+        db.session.add(GameRound(game=game, number=plan.number, data=stored))
+        before, action = None, "add"
+        game.pending_joins = []
+    else:
+        row = game.rounds[plan.number - 1]
+        before, action = json.dumps(row.data), "edit"
+        row.data = stored
+    if action == "edit" or plan.round.joins:  # seats change only when someone joins
+        _sync_seats(game, standings)
+    mark_changed(game)
+    return action, before, json.dumps(stored)
 
 
 @transaction

@@ -29,7 +29,7 @@ from ..reports import book_summary
 from ..reports.pdf import render_summary_text
 from ..rules import RecordError, format_money
 from ..rules.money import rounding_steps, step_label
-from ..services import ledger
+from ..services import ledger, settle
 from .changes import RACE, attempt
 from .nights import night_or_404
 
@@ -87,7 +87,7 @@ def _record(change: Any, done: Any, night_id: int) -> Response:
     """Carry out a ledger change; a repeat of a form already recorded says so."""
     try:
         attempt(change, done)
-    except ledger.AlreadyRecorded:
+    except settle.AlreadyRecorded:
         flash("Already recorded (sent twice): it counts once.", "info")
     return _done(night_id)
 
@@ -105,7 +105,7 @@ def mark(night_id: int) -> Response:
     payer, payee, amount = form.payer.number, form.payee.number, form.amount.number
     assert payer is not None and payee is not None and amount is not None  # validated
     return _record(
-        lambda: ledger.settle_transfer(
+        lambda: settle.settle_transfer(
             night, payer, payee, amount, kind=kind,
             user=current_user, submission=form.submission.data,
         ),
@@ -126,11 +126,11 @@ def pay(night_id: int) -> str | Response | tuple[str, int]:
     if form.validate_on_submit() and form.amount.cents:
         payer, payee = form.ids()
         try:
-            said = ledger.record_payment(
+            said = settle.record_payment(
                 night, payer, payee, form.amount.cents,
                 user=current_user, submission=form.submission.data,
             )  # fmt: skip
-        except ledger.AlreadyRecorded:
+        except settle.AlreadyRecorded:
             flash("Already recorded (sent twice): it counts once.", "info")
             return _done(night_id)
         except (services.Refused, RecordError) as exc:
@@ -161,7 +161,7 @@ def carry(night_id: int) -> Response:
         return _done(night_id)
     target = night_or_404(checked_whole(form.target.data) or 0)
     return _record(
-        lambda: ledger.carry_open(
+        lambda: settle.carry_open(
             night, target, user=current_user, submission=form.submission.data
         ),
         lambda cents: (
@@ -179,7 +179,7 @@ def undo(night_id: int, entry_id: int) -> Response:
         flash("Send the form from the page.", "error")
         return _done(night_id)
     return _record(
-        lambda: ledger.undo_entry(night, entry_id, user=current_user),
+        lambda: settle.undo_entry(night, entry_id, user=current_user),
         lambda line: f"Undone: {line.sentence(night)}.",
         night_id,
     )
@@ -196,7 +196,7 @@ def unit(night_id: int) -> Response:
         flash("Choose how to round: exactly, or one of the steps offered.", "error")
         return _done(night_id)
     return _record(
-        lambda: ledger.set_settle_unit(night, int(form.unit.data)),
+        lambda: settle.set_settle_unit(night, int(form.unit.data)),
         lambda _: f"Settling {step_label(night.settle_unit, night.currency)}.",
         night_id,
     )

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import LedgerEntry, Night, User
-from scorekeeper.services import ledger
+from scorekeeper.services import ledger, settle
 from tests.web.keeper import Keeper
 from tests.web.test_games import play_texas
 from tests.web.test_settle_up import new_night, regular_ids
@@ -83,7 +83,7 @@ def _undo_all(app: Flask) -> None:
         night = db.session.scalars(select(Night).order_by(Night.id)).first()
         for entry in ledger.entries_of(night.id):
             if entry.undone_at is None:
-                ledger.undo_entry(night, entry.id, user=user)
+                settle.undo_entry(night, entry.id, user=user)
 
 
 def test_two_carries_at_once_carry_once(app, nights):
@@ -92,7 +92,7 @@ def test_two_carries_at_once_carry_once(app, nights):
         results = _at_once(
             app,
             *(
-                lambda s, t, u, k=k, n=n: ledger.carry_open(s, t, user=u, submission=f"c{n}-{k}")
+                lambda s, t, u, k=k, n=n: settle.carry_open(s, t, user=u, submission=f"c{n}-{k}")
                 for k in range(2)
             ),
         )
@@ -114,7 +114,7 @@ def test_the_same_carry_sent_twice_at_once_records_once(app, nights):
     for n in range(ROUNDS):
         results = _at_once(
             app,
-            *(lambda s, t, u, n=n: ledger.carry_open(s, t, user=u, submission=f"same-{n}"),) * 2,
+            *(lambda s, t, u, n=n: settle.carry_open(s, t, user=u, submission=f"same-{n}"),) * 2,
         )
         assert sorted(type(r).__name__ for r in results) == ["AlreadyRecorded", "int"], results
         assert len([e for e in _entries(app) if e[4]]) == 2
@@ -127,7 +127,7 @@ def test_two_phones_marking_one_transfer_paid_record_one_payment(app, nights):
         results = _at_once(
             app,
             *(
-                lambda s, t, u, k=k, n=n: ledger.settle_transfer(
+                lambda s, t, u, k=k, n=n: settle.settle_transfer(
                     s, ids["Cy"], ids["Ann"], 20, kind="payment", user=u, submission=f"m{n}-{k}"
                 )
                 for k in range(2)
@@ -144,8 +144,8 @@ def test_a_carry_and_a_mark_racing_never_count_one_debt_twice(app, nights):
     for n in range(ROUNDS):
         results = _at_once(
             app,
-            lambda s, t, u, n=n: ledger.carry_open(s, t, user=u, submission=f"c{n}"),
-            lambda s, t, u, n=n: ledger.settle_transfer(
+            lambda s, t, u, n=n: settle.carry_open(s, t, user=u, submission=f"c{n}"),
+            lambda s, t, u, n=n: settle.settle_transfer(
                 s, ids["Cy"], ids["Ann"], 20, kind="payment", user=u, submission=f"m{n}"
             ),
         )

@@ -341,13 +341,14 @@ def test_a_carry_goes_only_forward_and_is_recorded_once(keeper, client, app):
     # Straight to the service, bypassing the form's choices: refused with the dates.
     from scorekeeper.extensions import db
     from scorekeeper.models import Night, User
-    from scorekeeper.services import Refused, ledger
+    from scorekeeper.services import Refused
+    from scorekeeper.services import settle as settling
 
     with app.app_context():
         source, target = db.session.get(Night, later), db.session.get(Night, ids_first)
         user = db.session.get(User, source.owner_id)
         with pytest.raises(Refused, match="carried only forward"):
-            ledger.carry_open(source, target, user=user, submission=None)
+            settling.carry_open(source, target, user=user, submission=None)
     assert snapshot(app) == before
 
     # Forward, double tapped: recorded once.

@@ -7,7 +7,6 @@ import io
 import re
 import zipfile
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -23,6 +22,7 @@ from ..nights import MAX_GAMES_PER_NIGHT, MAX_PEOPLE_PER_NIGHT
 from ..payments import HandleError, clean_handle
 from ..regulars import MAX_HANDLES
 from .export import FORMAT, MANIFEST
+from .plan import GamePlan, Plan
 
 _GAME_FILE = re.compile(r"games/([1-9][0-9]{0,9})\.json")
 
@@ -170,36 +170,6 @@ def _ref(value: Any, known: set[int], where: str, what: str, *, optional: bool =
     if isinstance(value, bool) or not isinstance(value, int) or value not in known:
         raise _fail(where, f"names {what} {value!r}, which is not in the file")
     return value
-
-
-@dataclass
-class GamePlan:
-    row: dict[str, Any]
-    record: dict[str, Any]  # the record as the engine writes it back
-    seats: list[tuple[int, str, int, int]]  # position, person name, handicap, joined round
-    deleted_at: datetime | None
-    history: list[dict[str, Any]]
-
-
-@dataclass
-class Plan:
-    regulars: list[dict[str, Any]] = field(default_factory=list)
-    merges: list[dict[str, Any]] = field(default_factory=list)
-    nights: list[dict[str, Any]] = field(default_factory=list)
-    people: list[dict[str, Any]] = field(default_factory=list)
-    games: list[GamePlan] = field(default_factory=list)
-    ledger: list[dict[str, Any]] = field(default_factory=list)
-
-    def counts(self) -> str:
-        return (
-            f"{count(len(self.nights), 'night')}, {count(len(self.games), 'game')}, "
-            f"{count(len(self.regulars), 'regular')} and "
-            f"{count(len(self.ledger), 'ledger entry', 'ledger entries')}"
-        )
-
-
-def count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def check_file(data: bytes) -> Plan:

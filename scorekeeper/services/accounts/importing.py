@@ -26,7 +26,8 @@ from ...models import (
 )
 from ...rules import name_key
 from ..regulars import lock_keeper
-from .checks import ImportRefused, Plan, check_file, count
+from .checks import ImportRefused, check_file
+from .plan import Plan, count
 
 
 class AlreadyImported(Exception):

@@ -70,11 +70,21 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Resp
     if not form.validate_on_submit():
         entry.errors["general"] = "This form is incomplete: reload the page and try again."
         return entry.render(form, 400)
+    return _post_round(game, s, entry, form)
+
+
+def _post_round(
+    game: Game, s: Standings, entry: RoundEntry, form: VersionedForm
+) -> Response | tuple[str | Response, int]:
+    """Read, check and save the posted round; the form again with what was wrong."""
+    game_id, queued = game.id, entry.queued
     data = entry.read(request.form)
     try:
         if data is None:
             return entry.render(form, 422)
-        plan = services.plan_round(game, data, number=number, standings=s)
+        plan = services.plan_round(
+            game, data, number=entry.number if entry.editing else None, standings=s
+        )
         if entry.must_ask(plan, request.form):
             return entry.render(form)
         services.save_planned_round(
@@ -98,16 +108,20 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Resp
     except RecordError as exc:
         entry.refuse(exc)
         return entry.render(form, 422)
-    if queued:
-        done = offline.saved(game_id, form.submission.data)
+    return _saved(game_id, entry, form.submission.data)
+
+
+def _saved(game_id: int, entry: RoundEntry, submission: str) -> Response | tuple[Response, int]:
+    """Where a saved round leads. The round is committed: the answer is built from plain
+    values, not from the session's (expired) objects, so nothing here needs the database."""
+    if entry.queued:
+        done = offline.saved(game_id, submission)
         assert done is not None  # the save recorded its submission, in its commit
         return done
     if entry.editing:
         flash(f"Round {entry.number} corrected; everything after it is recomputed.", "success")
         return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"r{entry.number}"))
-    # The round is committed: the answer is built from plain values, not from the
-    # session's (expired) objects, so nothing after the commit needs the database. No
-    # anchor: the sheet opens at its banner (who deals next), Undo and the new row; the
+    # No anchor: the sheet opens at its banner (who deals next), Undo and the new row; the
     # script scrolls the grid box to the row (an anchor would scroll the banner away).
     return redirect(url_for("games.sheet", game_id=game_id, saved=entry.number))
 
