@@ -5,9 +5,12 @@ that changes data is one transaction that commits or changes nothing
 - ``base``: the transaction, the refusals, one-time ids, a game's lock;
 - ``state``: stamps, standings and their caches, the append (the speed machinery);
 - ``nights``, ``games``, ``rounds``: the card nights, their games, their rounds;
-- ``ledger``: a night's money (payments, carries, write-offs; ``night_book`` settles it);
+- ``ledger``: a night's money book (``night_book`` settles it); ``settle``: recording
+  payments, carries, write-offs and their undo;
 - ``regulars``, ``stats``, ``results``: the keeper's people and what they won over time;
-- ``live``: the players' links; ``payments``: handles and pay links (pure).
+- ``live``: the players' links; ``payments``: handles and pay links (pure);
+- ``accounts``: a whole account exported, checked and imported, deleted; ``logins``,
+  ``resets``, ``mail``: log-in limits and password resets.
 
 The names the views use most are importable from here (``services.create_night``).
 """
