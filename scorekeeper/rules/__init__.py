@@ -11,7 +11,7 @@ from . import games  # noqa: F401  (registers the games, in the order they are s
 from .cards import count_hand
 from .errors import RecordError
 from .games.dummy import CONTRACTS
-from .money import Cents, Entry, format_money, parse_money, signed_money, split_pot
+from .money import Entry, format_money, parse_money, signed_money, split_pot
 from .names import name_key
 from .record import GAME_FORMAT, GameRecord
 from .replay import Pot, Standings, extend, replay
@@ -40,7 +40,6 @@ __all__ = [
     "GAME_FORMAT",
     "NIGHT_FORMAT",
     "VARIANTS",
-    "Cents",
     "DeckAdvice",
     "Entry",
     "Event",

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Literal, NewType
+from typing import Literal
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import (
@@ -28,8 +28,6 @@ from babel.numbers import (
     get_currency_precision,
     get_decimal_symbol,
 )
-
-Cents = NewType("Cents", int)  # one minor unit of the currency, whatever the currency
 
 EntryKind = Literal["buy_in", "rebuy", "join", "ante", "per_round", "payout"]
 PAYMENTS_IN: frozenset[str] = frozenset({"buy_in", "rebuy", "join", "ante"})

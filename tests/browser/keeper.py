@@ -152,6 +152,9 @@ class Keeper:
             else:
                 field.fill(value)
         self.tap(self.button("Start the game"))
+        self.page.wait_for_load_state()
+        if self.page.locator("input[name=warned]").count():  # warned: start anyway
+            self.tap(self.button("Start anyway"))
         self.wait_for_sheet()  # loaded, not only navigated: a page is measured next
         return self.id_from_url(r"/games/(\d+)")
 

@@ -322,6 +322,8 @@ class Account:
         data.update({f"seat-{ids[name]}": str(seat) for seat, name in enumerate(players, 1)})
         data.update(variant=variant, first_dealer=players[0])
         r = self.phone.post(url, {**hidden, **data})
+        if r.status == 200 and (warned := re.search(r'name="warned" value="(\w+)"', r.text)):
+            r = self.phone.post(url, {**hidden, **data, "warned": warned[1]})  # start anyway
         assert r.status == 302, page_text(r.text)[:800]
         return last_id(r.location)
 

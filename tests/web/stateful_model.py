@@ -708,7 +708,13 @@ class CardNights(RuleBasedStateMachine):
                 elif flag == "off":
                     values.pop(c.name, None)
         double = data.draw(st.booleans(), label="double")
-        r, refused, _ = self.send(phone, url, values, double=double)
+        r, refused, shown = self.send(phone, url, values, double=double)
+        warned = re.search(r'name="warned" value="(\w+)"', shown) if refused else None
+        if warned and data.draw(st.booleans(), label="start anyway"):
+            # The setup warned (player count, a Texas pot that runs dry) and changed
+            # nothing; the keeper reads it and starts anyway.
+            values["warned"] = warned[1]
+            r, refused, _ = self.send(phone, url, values, double=double)
         if refused:
             return
         game_id = int(r.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])

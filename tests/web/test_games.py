@@ -4,6 +4,7 @@ history, and the refusals (another user's game, CSRF, bad numbers, duplicates, s
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -38,7 +39,70 @@ def test_new_night_and_game_show_the_first_banner(keeper, client):
 def test_new_game_warns_about_a_two_player_texas_pot(keeper, client):
     night = keeper.night(["Ann", "Bob"])
     page = text_of(client.get(f"/nights/{night}/games/new?variant=texas"))
-    assert "runs dry after 10 dimes" in page
+    # Two antes of 50 cents against eleven payments of 10: in money, not "cents"/"dimes".
+    assert (
+        "The pot holds $1.00 of antes (2 × $0.50) but pays $0.10 to whoever goes out in each "
+        "of 11 rounds ($1.10): it runs dry after 10 rounds" in page
+    )
+    assert "cents" not in page and "dimes" not in page
+
+
+def _seated_post(keeper, night, variant, players, **extra):
+    """Post the new-game form with ``players`` seated (the rest of the night sits out)."""
+    ids = keeper.person_ids(night)
+    url = f"/nights/{night}/games/new?variant={variant}"
+    page, hidden = keeper.form(url)
+    html = page.get_data(as_text=True)  # the table rules as the form fills them in
+    shown = dict(re.findall(r'<input[^>]*name="(\w+)"[^>]*value="([^"]*)"', html))
+    data = {**shown, **hidden, "variant": variant, "first_dealer": players[0], **extra}
+    data.update({f"seat-{pid}": "" for pid in ids.values()})
+    data.update({f"seat-{ids[n]}": str(i) for i, n in enumerate(players, 1)})
+    return keeper.client.post(url, data=data), data, url
+
+
+def games_of(keeper, night):
+    return keeper.client.get(f"/nights/{night}").get_data(as_text=True).count('href="/games/')
+
+
+def test_setup_warns_from_the_seats_taken_and_starts_only_once_seen(keeper, client):
+    """Four on the night, two seated at Texas: the warning comes from the seats, in the
+    night's currency, nothing is started until the keeper starts anyway."""
+    night = keeper.night(["Ann", "Bob", "Cy", "Dee"], currency="EUR")
+    before = games_of(keeper, night)
+    r, data, url = _seated_post(keeper, night, "texas", ["Ann", "Bob"])
+    assert r.status_code == 200
+    page = text_of(r)
+    assert "runs dry after 10 rounds" in page and "€1.00 of antes" in page
+    assert "Start anyway" in page
+    assert games_of(keeper, night) == before  # nothing started
+    warned = re.search(r'name="warned" value="(\w+)"', r.get_data(as_text=True))[1]
+    r = client.post(url, data={**data, "warned": warned})
+    assert r.status_code == 302 and "/games/" in r.headers["Location"]
+    game_id = int(r.headers["Location"].rstrip("/").split("/")[-1])
+    record = client.get(f"/api/v1/games/{game_id}").get_json()["record"]
+    assert record["players"] == ["Ann", "Bob"]
+
+
+def test_a_warning_seen_for_other_seats_does_not_start_a_changed_game(keeper, client):
+    """The "Start anyway" answers the warnings it was shown: seats changed meanwhile so
+    that another warning applies, the keeper is asked again."""
+    night = keeper.night([f"P{i}" for i in range(1, 9)])
+    r, data, url = _seated_post(keeper, night, "rummy", [f"P{i}" for i in range(1, 8)])
+    assert "Rummy is best with 2 to 6 players; you have 7." in text_of(r)
+    warned = re.search(r'name="warned" value="(\w+)"', r.get_data(as_text=True))[1]
+    ids = keeper.person_ids(night)
+    r = client.post(url, data={**data, f"seat-{ids['P8']}": "8", "warned": warned})
+    assert r.status_code == 200 and "you have 8." in text_of(r)
+
+
+def test_seats_within_the_advice_start_at_once(keeper, client):
+    """Eight on the night's list, three seated at Rummy: no warning, the game starts."""
+    night = keeper.night([f"P{i}" for i in range(1, 9)])
+    page = text_of(client.get(f"/nights/{night}/games/new?variant=rummy"))
+    r, _, _ = _seated_post(keeper, night, "rummy", ["P1", "P2", "P3"])
+    assert r.status_code == 302, text_of(r)
+    assert "best with" not in text_of(client.get(r.headers["Location"]))
+    assert page  # the form itself opened
 
 
 def test_new_game_refuses_bad_settings_and_keeps_them(keeper, client):

@@ -3,6 +3,7 @@ the last three multiplied, and a dime from the pot for going out."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import ClassVar
 
@@ -92,12 +93,14 @@ class TexasDisplay(GameDisplay["Texas"]):
     def warnings(self, players: int, settings: Settings) -> list[str]:
         notes = super().warnings(players, settings)
         antes = players * settings.ante
-        dimes = self.variant.ROUNDS * settings.per_round
-        if settings.per_round and antes < dimes:
-            rounds_paid = antes // settings.per_round
+        rounds = self.variant.ROUNDS
+        if settings.per_round and antes < rounds * settings.per_round:
+            money = functools.partial(format_money, currency=settings.currency)
             notes.append(
-                f"The pot holds {antes} cents of antes but 11 rounds would pay out {dimes}: "
-                f"it runs dry after {rounds_paid} dimes, and the winner may get nothing."
+                f"The pot holds {money(antes)} of antes ({players} × {money(settings.ante)}) "
+                f"but pays {money(settings.per_round)} to whoever goes out in each of "
+                f"{rounds} rounds ({money(rounds * settings.per_round)}): it runs dry after "
+                f"{antes // settings.per_round} rounds, and the winner may get nothing."
             )
         return notes
 

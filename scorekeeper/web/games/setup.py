@@ -3,6 +3,7 @@ the game's settings, built from what its variant declares)."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from flask import flash, redirect, render_template, request, url_for
@@ -33,19 +34,45 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
         else None
     )
     form = new_game_form(variant, night.people, source, night.currency)
-    if form.validate_on_submit() and (started := _start(night, variant, form)) is not None:
-        return started
-    players = max(form.seating.seated or len(night.people), 2)
-    defaults = variant.default_settings()
+    warned = ""
+    if form.validate_on_submit():
+        # Warnings come from the seats taken and the rules as typed; the game starts once
+        # the keeper has seen these very warnings ("Start anyway").
+        warnings = _warnings(variant, len(form.seating.players), form, night.currency)
+        warned = _digest(warnings)
+        if not warnings or request.form.get("warned") == warned:
+            if (started := _start(night, variant, form)) is not None:
+                return started
+            warned = ""
+    else:
+        warnings = _warnings(variant, form.seating.seated, form, night.currency)
+    players = max(form.seating.seated, 2)
     return render_template(
         "games/new.html",
         night=night,
         form=form,
         variant=variant,
-        advice=variant.deck_advice(players, defaults),
-        warnings=variant.display.warnings(players, defaults),
+        advice=variant.deck_advice(players, variant.default_settings()),
+        warnings=warnings,
+        warned=warned,
         from_game=source,
     ), 422 if form.all_errors else 200
+
+
+def _warnings(variant: Variant, players: int, form: NewGameForm, currency: str) -> list[str]:
+    """What the rules advise against for these seats and these rules (RULES.md: player
+    counts are advice; a Texas pot that cannot pay its rounds is warned at setup)."""
+    if players < 2:
+        return []  # the form refuses fewer than two players on its own
+    try:
+        settings = variant.parse_settings({**form.settings(), "currency": currency})
+    except RecordError:
+        settings = variant.parse_settings({"currency": currency})  # refused when started
+    return variant.display.warnings(players, settings)
+
+
+def _digest(warnings: list[str]) -> str:
+    return hashlib.sha256("\n".join(warnings).encode()).hexdigest()[:16] if warnings else ""
 
 
 def _start(night: Night, variant: Variant, form: NewGameForm) -> Response | None:
