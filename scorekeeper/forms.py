@@ -327,6 +327,7 @@ class DeleteNightForm(FlaskForm):
 class JoinForm(VersionedForm):
     person = SelectField("Who joins", validate_choice=False, validators=[Optional()])
     new_name = StringField("Or a new player", validators=[Optional(), Length(max=MAX_NAME_LENGTH)])
+    after = SelectField("Sits after", validate_choice=False, validators=[Optional()])
 
 
 class WholeRange(NumberRange):

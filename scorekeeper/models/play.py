@@ -160,7 +160,9 @@ class Game(Model):
     variant: Mapped[str] = mapped_column(String(20))
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     first_dealer: Mapped[str] = mapped_column(String(40))
-    pending_joins: Mapped[list[str]] = mapped_column(JSON, default=list)
+    #: Late joiners waiting for the next round, as its record's ``joins`` will hold them:
+    #: a name, or {"name": ..., "after": ...} for a newcomer seated after someone.
+    pending_joins: Mapped[list[str | dict[str, str]]] = mapped_column(JSON, default=list)
     version: Mapped[int] = mapped_column(Integer, default=1)
     rewritten: Mapped[int] = mapped_column(Integer, default=1, server_default=text("1"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

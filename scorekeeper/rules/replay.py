@@ -17,7 +17,7 @@ from .errors import RecordError
 from .money import Entry, split_pot
 from .names import name_key
 from .record import GameRecord
-from .rounds import Hand, Round
+from .rounds import Hand, Round, parse_joins
 from .settings import MAX_ROUNDS
 from .state import GameState, NextRound, PlayerStanding, PlayerState, RoundResult
 from .variant import DeckAdvice, Variant, get_variant, join_terms
@@ -84,35 +84,46 @@ class Standings:
             self.record.settings.buy_in,
         )
 
-    def upcoming(self, joins: Sequence[str] = ()) -> NextRound | None:
-        """The next round once ``joins`` (Vegas late joiners) have taken their seats: a
-        newcomer sits after the last seat, a returning player in their own, and the deal
-        passes to the next seat in the game, so a joiner can change who deals and starts."""
+    def _joined(self, joins: Sequence[str | Mapping[str, Any]], number: int) -> GameState | None:
+        """The fold's state once ``joins`` have taken their seats at the start of round
+        ``number`` (the engine's own join), or None when the joins break a rule (the round
+        itself will say which)."""
+        try:
+            names, seated_after = parse_joins(list(joins), number=number)
+            state = _resumed(self)
+            probe = Round(None, {}, joins=names, seated_after=seated_after)
+            self.variant.start_round(state, probe, number, self.record.settings)
+        except RecordError:
+            return None
+        return state
+
+    def seats_after_joins(self, joins: Sequence[str | Mapping[str, Any]]) -> dict[str, int]:
+        """Each player at the table next round and their seat, once ``joins`` sat down."""
+        state = self._joined(joins, self.rounds_played + 1) if joins else None
+        if state is None:
+            return {p.name: p.seat for p in self.players if p.in_contention}
+        return {p.name: p.seat for p in state.active}
+
+    def upcoming(self, joins: Sequence[str | Mapping[str, Any]] = ()) -> NextRound | None:
+        """The next round once ``joins`` (Vegas late joiners, as a record's ``joins``) have
+        taken their seats: a newcomer sits after the player named or after the last seat,
+        a returning player in their own, and the deal passes to the next seat in the game,
+        so a joiner can change who deals and starts."""
         nr = self.next_round
-        if nr is None or not joins:
+        if nr is None or not joins or (state := self._joined(joins, nr.number)) is None:
             return nr
-        seats = {p.seat: p.name for p in self.players if p.in_contention}
-        new_seat = len(self.players)
-        for raw in joins:
-            known = next((p for p in self.players if name_key(p.name) == name_key(raw)), None)
-            if known is not None:
-                seats[known.seat] = known.name
-            else:
-                seats[new_seat] = " ".join(raw.split())
-                new_seat += 1
-        order = sorted(seats)
         if self.rounds:
-            last = self.player(self.rounds[-1].dealer).seat
-            dealer = next((seat for seat in order if seat > last), order[0])
+            dealer = state.next_active_seat(state.dealer_seat)
         else:
-            dealer = self.player(nr.dealer).seat
-        starts = next((seat for seat in order if seat > dealer), order[0])
+            found = state.player(nr.dealer)
+            assert found is not None
+            dealer = found
         return replace(
             nr,
-            dealer=seats[dealer],
-            starts=seats[starts],
+            dealer=dealer.name,
+            starts=state.next_active_seat(dealer.seat).name,
             cards_per_player=self.variant.cards_per_player(
-                nr.number, len(order), self.record.settings
+                nr.number, len(state.active), self.record.settings
             ),
         )
 

@@ -50,6 +50,13 @@ class Round:
     contracts: tuple[str, ...] = ()
     drops: tuple[str, ...] = ()
     joins: tuple[str, ...] = ()
+    #: Where a newcomer sits: (joiner, the player they sit after). A joiner not named here
+    #: sits after the last seat; a returning player keeps their own seat.
+    seated_after: tuple[tuple[str, str], ...] = ()
+
+    def sits_after(self, joiner: str) -> str | None:
+        key = name_key(joiner)
+        return next((after for name, after in self.seated_after if name_key(name) == key), None)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -65,7 +72,10 @@ class Round:
         if self.drops:
             out["drops"] = list(self.drops)
         if self.joins:
-            out["joins"] = list(self.joins)
+            out["joins"] = [
+                n if (after := self.sits_after(n)) is None else {"name": n, "after": after}
+                for n in self.joins
+            ]
         return out
 
     def renamed(self, old: str, new: str) -> Round:
@@ -84,6 +94,7 @@ class Round:
             contracts=tuple(swap(n) for n in self.contracts),
             drops=tuple(swap(n) for n in self.drops),
             joins=tuple(swap(n) for n in self.joins),
+            seated_after=tuple((swap(n), swap(a)) for n, a in self.seated_after),
         )
 
 
@@ -215,5 +226,36 @@ def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[s
         )
     contracts = _names(raw.get("contracts", []), number=number, key="contracts")
     drops = _names(raw.get("drops", []), number=number, key="drops")
-    joins = _names(raw.get("joins", []), number=number, key="joins")
-    return Round(went_out, hands, wild, going_rummy, contracts, drops, joins)
+    joins, seated_after = parse_joins(raw.get("joins", []), number=number)
+    return Round(went_out, hands, wild, going_rummy, contracts, drops, joins, seated_after)
+
+
+def parse_joins(raw: Any, *, number: int) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """``joins``: names, or ``{"name": ..., "after": ...}`` for a newcomer who sits right
+    after another player (clockwise) instead of after the last seat."""
+    if not isinstance(raw, list):
+        raise RecordError("joins must be a list of names", round=number, field="joins")
+    names, seated_after = [], []
+    for entry in raw:
+        if isinstance(entry, Mapping):
+            if set(entry) - {"name", "after"} or "name" not in entry:
+                raise RecordError(
+                    'a join is a name or {"name": ..., "after": ...}', round=number, field="joins"
+                )
+            name = clean_name(entry["name"], what="a name in joins")
+            if entry.get("after") is not None:
+                after = clean_name(entry["after"], what="the player a joiner sits after")
+                if name_key(after) == name_key(name):
+                    raise RecordError(
+                        f"{name} cannot sit after themselves", round=number, player=name
+                    )
+                seated_after.append((name, after))
+            names.append(name)
+        else:
+            names.append(entry)
+    return _names(names, number=number, key="joins"), tuple(seated_after)
+
+
+def join_name(entry: str | Mapping[str, Any]) -> str:
+    """The name of a ``joins`` entry (a name, or ``{"name": ..., "after": ...}``)."""
+    return str(entry["name"]) if isinstance(entry, Mapping) else entry

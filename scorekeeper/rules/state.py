@@ -75,8 +75,20 @@ class GameState:
 
     @property
     def active(self) -> list[PlayerState]:
-        """Players in the game (in contention), in seat order."""
-        return [p for p in self.players if p.in_contention]
+        """Players in the game (in contention), in seat order (a late joiner's column comes
+        last, as on paper, but their seat may be between two others)."""
+        return sorted((p for p in self.players if p.in_contention), key=lambda p: p.seat)
+
+    def seat_after(self, neighbour: PlayerState) -> int:
+        """Make room for a newcomer right after ``neighbour`` (clockwise): every seat
+        after theirs moves one on, the last dealer's too. Returns the seat made free."""
+        seat = neighbour.seat + 1
+        for p in self.players:
+            if p.seat >= seat:
+                p.seat += 1
+        if self.dealer_seat is not None and self.dealer_seat >= seat:
+            self.dealer_seat += 1
+        return seat
 
     @property
     def rounds_played(self) -> int:

@@ -47,6 +47,7 @@ from .rounds import (
     remove_last_round,
     save_planned_round,
     save_round,
+    seat_choices,
 )
 from .state import (
     GameStamp,
@@ -93,6 +94,7 @@ __all__ = [
     "restore_night",
     "save_planned_round",
     "save_round",
+    "seat_choices",
     "set_locale",
     "set_paper",
     "standings_at",

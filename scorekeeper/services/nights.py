@@ -168,7 +168,7 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
     lock_games([game.id for game in night.all_games])
     for game in night.all_games:
         seated = any(s.person_id == person.id for s in game.seats)
-        waiting = [n for n in game.pending_joins if name_key(n) == person.name_key]
+        waiting = [n for n in game.pending_joins if person.name_key in _join_keys(n)]
         if not seated and not waiting:
             continue
         renamed = standings_for(game).record.renamed(old, new)
@@ -183,9 +183,7 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
             if data != row.data:
                 row.data = data
         game.first_dealer = renamed.first_dealer
-        game.pending_joins = [
-            new if name_key(n) == person.name_key else n for n in game.pending_joins
-        ]
+        game.pending_joins = [_renamed_join(n, person.name_key, new) for n in game.pending_joins]
         mark_changed(game)
         db.session.add(
             Edit(
@@ -240,3 +238,16 @@ def set_locale(night: Night, locale: str) -> None:
     for game in night.all_games:
         mark_changed(game)
     commit_plain()
+
+
+def _join_keys(entry: str | dict[str, str]) -> set[str]:
+    """The names a waiting join holds: the joiner, and whom they sit after."""
+    if isinstance(entry, dict):
+        return {name_key(entry["name"]), name_key(entry["after"])}
+    return {name_key(entry)}
+
+
+def _renamed_join(entry: str | dict[str, str], key: str, new: str) -> str | dict[str, str]:
+    if isinstance(entry, dict):
+        return {k: new if name_key(v) == key else v for k, v in entry.items()}
+    return new if name_key(entry) == key else entry

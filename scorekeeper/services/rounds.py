@@ -29,7 +29,7 @@ from ..rules import (
     replay,
 )
 from ..rules.names import MAX_NAME_LENGTH, clean_name
-from ..rules.rounds import MAX_PLAYERS
+from ..rules.rounds import MAX_PLAYERS, join_name
 from .base import Refused, check_fresh, commit_change, transaction
 from .nights import find_or_add_person
 from .regulars import night_spellings
@@ -131,7 +131,8 @@ def plan_round(
     elif not 1 <= number <= len(base.rounds):
         raise RecordError(f"there is no round {number} to edit", round=number)
     else:
-        round_data = {**round_data, "joins": list(base.rounds[number - 1].joins)}
+        # The joins stay as recorded, with where each newcomer sat.
+        round_data = {**round_data, "joins": base.rounds[number - 1].to_json().get("joins", [])}
     variant = get_variant(game.variant)
     typed = parse_round(
         round_data, number=number, variant=game.variant, card_codes=variant.card_codes
@@ -260,20 +261,30 @@ def remove_last_round(
 
 
 def _sync_seats(game: Game, standings: Standings) -> None:
-    """Late joiners get seats; seats of joins that no longer happen are removed."""
-    by_position = {s.position: s for s in game.seats}
-    wanted = {p.seat: p for p in standings.players}
-    for position, seat in list(by_position.items()):
-        if position not in wanted:
-            game.seats.remove(seat)
-            db.session.delete(seat)
-    for position, player in wanted.items():
-        seated = by_position.get(position)
+    """Seats follow the standings: late joiners get seats, seats of joins that no longer
+    happen are removed, and seats move on when a newcomer sat down between two players.
+    Matched by person; a moved seat passes through a free position first, so two seats
+    never hold one position (unique per game), whatever order the rows are written in."""
+    wanted = {name_key(p.name): p for p in standings.players}
+    seats = {s.person.name_key: s for s in game.seats}
+    gone = [s for key, s in seats.items() if key not in wanted]
+    for seat in gone:
+        game.seats.remove(seat)
+        db.session.delete(seat)
+    moved = [s for key, s in seats.items() if key in wanted and s.position != wanted[key].seat]
+    if gone or moved:
+        for seat in moved:
+            seat.position = -1 - seat.position
+        db.session.flush()
+        for seat in moved:
+            seat.position = wanted[seat.person.name_key].seat
+    for key, player in wanted.items():
+        seated = seats.get(key)
         if seated is None:
             game.seats.append(
                 Seat(
                     person=find_or_add_person(game.night, player.name),
-                    position=position,
+                    position=player.seat,
                     joined_round=player.joined_round,
                 )
             )
@@ -284,40 +295,71 @@ def _sync_seats(game: Game, standings: Standings) -> None:
 def join_candidates(game: Game, standings: Standings) -> list[str]:
     """The night's people who could join the game next round."""
     playing = {name_key(p.name) for p in standings.players if p.in_contention}
-    waiting = {name_key(n) for n in game.pending_joins}
+    waiting = {name_key(join_name(n)) for n in game.pending_joins}
     return [p.name for p in game.night.people if p.name_key not in playing | waiting]
 
 
+def seat_choices(game: Game, standings: Standings) -> list[str]:
+    """Whom a newcomer can sit after: the players at the table next round, clockwise from
+    the first seat, then those joining before them."""
+    at_table = sorted((p for p in standings.players if p.in_contention), key=lambda p: p.seat)
+    return [p.name for p in at_table] + [join_name(n) for n in game.pending_joins]
+
+
 @transaction
-def add_joiner(game: Game, raw_name: str, *, expected_version: int | None, user: User) -> str:
-    """Someone joins at the start of the next round (saved with that round); returns the
-    name as it will be written. Raises Refused with a sentence, Conflict."""
+def add_joiner(
+    game: Game,
+    raw_name: str,
+    *,
+    after: str = "",
+    expected_version: int | None,
+    user: User,
+) -> str:
+    """Someone joins at the start of the next round (saved with that round), sitting
+    right after ``after`` (a newcomer; empty: after the last seat; someone coming back
+    keeps their own seat); returns the name as it will be written. Raises Refused with a
+    sentence, Conflict."""
     standings = standings_for(game)
     if not raw_name.strip():
         raise Refused("Choose who joins, or type a new name.")
     name = clean_name(raw_name, what="the name")
     name = night_spellings(game.night, [name])[name]  # "ann." is Ann if the night has her
     key = name_key(name)
+    waiting = [join_name(n) for n in game.pending_joins]
     if any(name_key(p.name) == key and p.in_contention for p in standings.players):
         raise Refused(f"{name} is already in the game.")
-    if any(name_key(n) == key for n in game.pending_joins):
+    if any(name_key(n) == key for n in waiting):
         raise Refused(f"{name} is already joining next round.")
-    if len(standings.players) + len(game.pending_joins) >= MAX_PLAYERS:
+    if len(standings.players) + len(waiting) >= MAX_PLAYERS:
         raise Refused(f"A game takes at most {MAX_PLAYERS} players.")
-    _set_pending_joins(game, [*game.pending_joins, name], expected_version, user)
+    entry: str | dict[str, str] = name
+    returning = any(name_key(p.name) == key for p in standings.players)
+    if after and not returning:
+        neighbour = next(
+            (n for n in seat_choices(game, standings) if name_key(n) == name_key(after)), None
+        )
+        if neighbour is None:
+            raise Refused(f"Choose whom {name} sits after from the players at the table.")
+        entry = {"name": name, "after": neighbour}
+    _set_pending_joins(game, [*game.pending_joins, entry], expected_version, user)
     return name
 
 
 @transaction
 def cancel_joiner(game: Game, name: str, *, expected_version: int | None, user: User) -> None:
-    if not any(name_key(n) == name_key(name) for n in game.pending_joins):
+    key = name_key(name)
+    if not any(name_key(join_name(n)) == key for n in game.pending_joins):
         raise Refused(f"{name[:MAX_NAME_LENGTH]} is not joining next round.")
-    waiting = [n for n in game.pending_joins if name_key(n) != name_key(name)]
+    waiting = [n for n in game.pending_joins if name_key(join_name(n)) != key]
+    # Whoever was to sit after the one who no longer joins sits after the last seat.
+    waiting = [
+        join_name(n) if isinstance(n, dict) and name_key(n["after"]) == key else n for n in waiting
+    ]
     _set_pending_joins(game, waiting, expected_version, user)
 
 
 def _set_pending_joins(
-    game: Game, names: Sequence[str], expected_version: int | None, user: User
+    game: Game, names: Sequence[str | dict[str, str]], expected_version: int | None, user: User
 ) -> None:
     game_id = game.id
     check_fresh(game, expected_version, None)

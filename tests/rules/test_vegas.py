@@ -593,3 +593,91 @@ def test_vegas_deck_advice_is_ceil_of_5_plus_m_times_n_over_54(players, cards, d
     s = load_game(vegas(names, cards_per_player=cards))
     assert s.deck_advice.decks == decks
     assert s.next_round.cards_per_player == cards
+
+
+# -- a late joiner sits where they sit (issue 22) ----------------------------------------
+def _seated(after: str | None) -> dict:
+    """Ann, Bob, Cy; Ann deals first. Dee joins at round 3, after ``after`` (None: the
+    last seat). Round 4 is the first after the join that has a dealer from round 3's."""
+    join = "Dee" if after is None else {"name": "Dee", "after": after}
+    return vegas(
+        ["Ann", "Bob", "Cy"],
+        rnd("Ann", Bob=5, Cy=5),
+        rnd("Bob", Ann=5, Cy=5),
+        {"went_out": "Cy", "hands": {"Ann": 5, "Bob": 5, "Dee": 5}, "joins": [join]},
+        first_dealer="Ann",
+        buy_in=100,
+    )
+
+
+def test_a_late_joiner_seated_after_ann_changes_who_deals_and_starts():
+    """Seats Ann, Dee, Bob, Cy. Round 2 was Bob's deal; round 3 passes to Cy (Ann starts,
+    clockwise after Cy), round 4 to Ann, and Dee starts it, sitting after Ann."""
+    s = load_game(_seated("Ann"))
+    assert [r.dealer for r in s.rounds] == ["Ann", "Bob", "Cy"]
+    assert (s.next_round.dealer, s.next_round.starts) == ("Ann", "Dee")
+    assert {p.name: p.seat for p in s.players} == {"Ann": 0, "Dee": 1, "Bob": 2, "Cy": 3}
+    assert [p.name for p in s.players] == ["Ann", "Bob", "Cy", "Dee"]  # the new column last
+
+
+def test_a_late_joiner_without_a_seat_sits_after_the_last():
+    """Seats Ann, Bob, Cy, Dee: round 3 is Cy's deal and Dee starts; round 4 is Dee's."""
+    s = load_game(_seated(None))
+    assert [r.dealer for r in s.rounds] == ["Ann", "Bob", "Cy"]
+    assert (s.next_round.dealer, s.next_round.starts) == ("Dee", "Ann")
+
+
+def test_a_joiner_seated_after_the_last_dealer_deals_next():
+    """Dee sits after Bob, who dealt round 2: the deal passes to Dee in round 3."""
+    s = load_game(_seated("Bob"))
+    assert [r.dealer for r in s.rounds] == ["Ann", "Bob", "Dee"]
+    assert (s.next_round.dealer, s.next_round.starts) == ("Cy", "Ann")
+
+
+def test_the_preview_of_a_seated_join_is_what_the_replay_does():
+    before = load_game({**_seated("Ann"), "rounds": _seated("Ann")["rounds"][:2]})
+    nr = before.upcoming([{"name": "Dee", "after": "Ann"}])
+    assert (nr.dealer, nr.starts) == ("Cy", "Ann")
+    assert before.seats_after_joins([{"name": "Dee", "after": "Ann"}]) == {
+        "Ann": 0, "Dee": 1, "Bob": 2, "Cy": 3,
+    }  # fmt: skip
+
+
+def test_a_seated_join_survives_the_record_round_trip_and_a_rename():
+    s = load_game(_seated("Ann"))
+    assert s.record.to_json()["rounds"][2]["joins"] == [{"name": "Dee", "after": "Ann"}]
+    renamed = load_game(s.record.renamed("Ann", "Annie").to_json())
+    assert renamed.record.to_json()["rounds"][2]["joins"] == [{"name": "Dee", "after": "Annie"}]
+    assert renamed.next_round.starts == "Dee"
+
+
+@pytest.mark.parametrize(
+    ("join", "message"),
+    [
+        ({"name": "Dee", "after": "Zed"}, "Dee cannot sit after Zed: Zed is not at the table"),
+        ({"name": "Dee", "after": "Dee"}, "Dee cannot sit after themselves"),
+        ({"name": "Dee", "seat": 2}, 'a join is a name or {"name": ..., "after": ...}'),
+    ],
+)
+def test_a_seat_for_a_joiner_must_be_beside_someone_at_the_table(join, message):
+    record = _seated("Ann")
+    record["rounds"][2]["joins"] = [join]
+    with pytest.raises(RecordError, match="round 3") as exc:
+        load_game(record)
+    assert message in str(exc.value)
+
+
+def test_a_player_coming_back_keeps_their_seat_and_takes_no_other():
+    """Cy drops in round 1 and comes back in round 2: the seat named for Cy is refused."""
+    record = vegas(
+        ["Ann", "Bob", "Cy"],
+        rnd("Ann", drops=["Cy"], Bob=5, Cy=100),
+        {
+            "went_out": "Ann",
+            "hands": {"Bob": 5, "Cy": 5},
+            "joins": [{"name": "Cy", "after": "Ann"}],
+        },
+        buy_in=100,
+    )
+    with pytest.raises(RecordError, match="Cy comes back to their own seat"):
+        load_game(record)

@@ -565,3 +565,60 @@ def test_pages_are_compressed_and_still_revalidate(keeper, client):
     etag = page.headers["ETag"]
     again = client.get(f"/games/{game}", headers={"Accept-Encoding": "gzip", "If-None-Match": etag})
     assert again.status_code == 304
+
+
+def _stored_seats(app, game_id):
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Game
+
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        return {s.person.name: s.position for s in game.seats}
+
+
+def test_a_late_joiner_sits_after_whom_the_keeper_says(keeper, client, app):
+    """Issue 22: Ann, Bob, Cy; Dee joins at round 3 sitting after Ann. The join form asks
+    where (default: after the last seat); the banner, the round form's order, the saved
+    seats and the dealers follow; undoing the round puts the seats back."""
+    night = keeper.night(["Ann", "Bob", "Cy", "Dee"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], first_dealer="Ann", buy_in="1.00")
+    assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 5}).status_code == 302
+    assert keeper.enter(game, "Bob", {"Ann": 5, "Cy": 5}).status_code == 302
+    page = client.get(f"/games/{game}/join").get_data(as_text=True)
+    assert "Sits after" in page and "Cy (the last seat)" in page
+    r = keeper.post_form(f"/games/{game}/join", {"person": "Dee", "after": "Ann", "action": "add"})
+    assert r.status_code == 302
+    sheet = text_of(client.get(f"/games/{game}"))
+    assert "Joining this round: Dee (after Ann)" in sheet
+    assert "Cy deals , Ann starts" in sheet
+    # The round form lists the table from who starts: Ann, Dee, Bob (Cy dealt).
+    form = client.get(f"/games/{game}/rounds/new").get_data(as_text=True)
+    assert form.index(">Ann<") < form.index(">Dee<") < form.index(">Bob<") < form.index(">Cy<")
+    r = keeper.enter(game, "Cy", {"Ann": 5, "Bob": 5, "Dee": 5})
+    assert r.status_code == 302, text_of(r)
+    assert _stored_seats(app, game) == {"Ann": 0, "Dee": 1, "Bob": 2, "Cy": 3}
+    s = api(client, game)
+    assert s["record"]["rounds"][2]["joins"] == [{"name": "Dee", "after": "Ann"}]
+    assert (s["standings"]["next_round"]["dealer"], s["standings"]["next_round"]["starts"]) == (
+        "Ann",
+        "Dee",
+    )
+    # A correction of the join round keeps the seats; removing it puts them back.
+    r = keeper.enter(game, "Cy", {"Ann": 6, "Bob": 5, "Dee": 5}, number=3)
+    assert r.status_code == 302, text_of(r)
+    assert _stored_seats(app, game) == {"Ann": 0, "Dee": 1, "Bob": 2, "Cy": 3}
+    page = client.get(f"/games/{game}")
+    r = client.post(f"/games/{game}/rounds/last/delete", data=inputs(page.get_data(as_text=True)))
+    assert r.status_code == 302
+    assert _stored_seats(app, game) == {"Ann": 0, "Bob": 1, "Cy": 2}
+    assert api(client, game)["standings"] == load_game(api(client, game)["record"]).to_json()
+
+
+def test_a_seat_after_someone_not_at_the_table_is_refused(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy", "Dee"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob"], buy_in="1.00")
+    assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
+    r = keeper.post_form(f"/games/{game}/join", {"person": "Dee", "after": "Cy", "action": "add"})
+    assert r.status_code == 422
+    assert "Choose whom Dee sits after from the players at the table." in text_of(r)
+    assert "Joining this round" not in text_of(client.get(f"/games/{game}"))

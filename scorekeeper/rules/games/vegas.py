@@ -39,8 +39,11 @@ class VegasDisplay(GameDisplay["Vegas"]):
         "<strong>Vegas late join:</strong> a newcomer pays the buy-in times the most expiries "
         "of anyone still in, but at least one buy-in, and starts at that player's total (with "
         "no expiries yet: the highest total). A dropped player who comes back pays again as a "
-        "newcomer; what they paid before stays in the pot. A newcomer takes the seat after the "
-        "last; a returning player keeps their seat.",
+        "newcomer; what they paid before stays in the pot. A newcomer sits where they sit: the "
+        "keeper says after whom (the last seat unless told), every seat after theirs moves "
+        "one on, and the deal passes clockwise as usual, so a newcomer seated after this "
+        "round's dealer deals the next. A returning player keeps their own seat. On the "
+        "sheet the newcomer's column comes last, as on paper.",
         "<strong>Vegas flipped card:</strong> only the flipped card itself is wild (every copy "
         "of it when several decks are used); write it as <code>W</code> in a counted hand. "
         "Other cards of the same rank count their face value.",
@@ -182,9 +185,17 @@ class Vegas(Variant):
                         player=name,
                     )
                 player = PlayerState(
-                    name, seat=len(state.players), total=0, scores=[None] * (number - 1)
-                )
+                    name, seat=_new_seat(state, rnd, name, number), total=0,
+                    scores=[None] * (number - 1),
+                )  # fmt: skip
                 state.players.append(player)
+            elif rnd.sits_after(name) is not None:
+                raise RecordError(
+                    f"{player.name} comes back to their own seat: give no seat for them",
+                    round=number,
+                    player=player.name,
+                    field="joins",
+                )
             elif player.in_contention:
                 raise RecordError(
                     f"{player.name} cannot join: {player.name} is already in the game",
@@ -276,3 +287,20 @@ class Vegas(Variant):
         raise AssertionError("Vegas decides its own end in end_round")
 
     display_class = VegasDisplay
+
+
+def _new_seat(state: GameState, rnd: Round, name: str, number: int) -> int:
+    """A newcomer's seat: right after the player the round says they sit after (who must
+    be at the table now), else after the last seat."""
+    after = rnd.sits_after(name)
+    if after is None:
+        return max((p.seat for p in state.players), default=-1) + 1
+    neighbour = state.player(after)
+    if neighbour is None or not neighbour.in_contention:
+        raise RecordError(
+            f"{name} cannot sit after {after}: {after} is not at the table",
+            round=number,
+            player=name,
+            field="joins",
+        )
+    return state.seat_after(neighbour)

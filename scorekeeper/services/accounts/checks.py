@@ -154,6 +154,14 @@ def _name(value: Any, where: str) -> str:
     return name
 
 
+def _waiting(value: Any, where: str) -> str | dict[str, str]:
+    """A late joiner waiting for the next round: a name, or a newcomer and whom they sit after."""
+    if isinstance(value, dict):
+        entry = _object(value, where, ("name", "after"))
+        return {"name": _name(entry.get("name"), where), "after": _name(entry.get("after"), where)}
+    return _name(value, where)
+
+
 def _ids(rows: list[dict[str, Any]], what: str) -> set[int]:
     seen: set[int] = set()
     for i, row in enumerate(rows, 1):
@@ -320,7 +328,7 @@ def _check_games(
             records[number], where, number, nights[night_id], people.get(night_id, {})
         )
         waiting = _list(row.get("pending_joins", []), f"{where}: pending_joins", 20)
-        row["pending_joins"] = [_name(n, f"{where}: joining next round") for n in waiting]
+        row["pending_joins"] = [_waiting(n, f"{where}: joining next round") for n in waiting]
         history = _list(row.get("history", []), f"{where}: history", MAX_EDITS_PER_GAME)
         out.append(
             GamePlan(

@@ -180,6 +180,11 @@ def join(game_id: int) -> Response | tuple[str, int]:
     form.person.choices = options(
         [("", "Choose...")] + [(n, n) for n in services.join_candidates(game, s)]
     )
+    seats = services.seat_choices(game, s)
+    form.after.choices = options(
+        [("", f"{seats[-1]} (the last seat)" if seats else "the last seat")]
+        + [(n, n) for n in seats[:-1]]
+    )
     status = 200
     if not form.is_submitted():
         form.version.data, form.submission.data = str(game.version), new_submission()
@@ -192,8 +197,18 @@ def join(game_id: int) -> Response | tuple[str, int]:
         status = 422 if form.new_name.errors else 200
     fee, start = s.join_terms()
     money = functools.partial(format_money, currency=s.pot.currency)
+    waiting = [
+        (n["name"], n["after"]) if isinstance(n, dict) else (n, None) for n in game.pending_joins
+    ]
     return render_template(
-        "games/join.html", game=game, s=s, form=form, fee=fee, start=start, money=money
+        "games/join.html",
+        game=game,
+        s=s,
+        form=form,
+        fee=fee,
+        start=start,
+        money=money,
+        waiting=waiting,
     ), status
 
 
@@ -207,7 +222,11 @@ def _joined(game: Game, s: Standings, form: JoinForm) -> bool:
             services.cancel_joiner(game, cancel, expected_version=version, user=current_user)
         else:
             name = services.add_joiner(
-                game, who or form.person.data or "", expected_version=version, user=current_user
+                game,
+                who or form.person.data or "",
+                after=form.after.data or "",
+                expected_version=version,
+                user=current_user,
             )
             fee, start = s.join_terms()
             flash(

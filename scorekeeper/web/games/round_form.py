@@ -5,7 +5,7 @@ errors and the money moments (who expired: re-buy or drop?)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import abort, render_template
@@ -17,7 +17,7 @@ from ...forms import VersionedForm, hand_text, parse_hand_field
 from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_money, name_key
 from ...rules.cards import MAX_CARDS_IN_HAND, parse_flipped_card
-from ...rules.rounds import MAX_HAND_POINTS
+from ...rules.rounds import MAX_HAND_POINTS, join_name
 from ...services import ledger
 from .. import offline
 
@@ -274,15 +274,16 @@ def _round_players(game: Game, s: Standings, number: int) -> list[RoundPlayer]:
         if p.in_contention
     ]
     if game.pending_joins:
+        # Seats as the engine gives them once the joiners sat down (a newcomer may sit
+        # between two players: the seats after theirs move on).
         _, start = s.join_terms()
-        seat = len(s.players)
-        for name in game.pending_joins:
-            existing = next((p for p in s.players if name_key(p.name) == name_key(name)), None)
-            if existing:
-                players.append(RoundPlayer(existing.name, existing.seat, True, start))
-            else:
-                players.append(RoundPlayer(name, seat, True, start))
-                seat += 1
+        seats = {name_key(n): seat for n, seat in s.seats_after_joins(game.pending_joins).items()}
+        players = [replace(p, seat=seats.get(name_key(p.name), p.seat)) for p in players]
+        for name in map(join_name, game.pending_joins):
+            seat = seats.get(name_key(name))
+            known = next((p.name for p in s.players if name_key(p.name) == name_key(name)), name)
+            if seat is not None:
+                players.append(RoundPlayer(known, seat, True, start))
         players.sort(key=lambda p: p.seat)
     return players
 

@@ -180,6 +180,11 @@ class SheetView:
         self.word_labels = any(not label.isdigit() for label in self.labels)  # Texas: Threes
         self.leaders = set(s.groups[0]) if s.groups and s.rounds else set()
         self.next = s.upcoming(game.pending_joins)
+        #: Who joins next round, and where a newcomer sits ("Dee (after Bob)").
+        self.joining = [
+            f"{n['name']} (after {n['after']})" if isinstance(n, dict) else n
+            for n in game.pending_joins
+        ]
         self.banner = variant.display.banner(self.next, settings) if self.next else []
         self.notes = variant.display.banner_notes(self.next, settings) if self.next else []
         self.rules: list[Fact] = variant.display.table_rules(settings, len(s.players))
