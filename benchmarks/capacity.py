@@ -1,7 +1,7 @@
 """Capacity: how many live tables one box holds, and how it grows past one box (issue 24).
 
     PYTHONPATH=. .venv/bin/python -P benchmarks/capacity.py [--instances 1|2] [--compress 10]
-        [--start 20] [--step 10] [--max 120] [--settle 20] [--measure 40] [--workers 4]
+        [--start 20] [--step 10] [--max 150] [--settle 20] [--measure 40] [--workers 4]
         [--soak TABLES --soak-minutes 10] [--profile]
 
 Sets up, on this machine, what the README's deploy section runs: a PostgreSQL database of

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/largest_game.py [--repeats 3]
 
-The limits (rules/settings.py MAX_ROUNDS, rules/record.py MAX_PLAYERS) are chosen so that a
+The limits (rules/settings.py MAX_ROUNDS, rules/rounds.py MAX_PLAYERS) are chosen so that a
 real table never meets them; this states the worst case they allow. Two Vegas games are
 imported into a fresh SQLite app and read through the test client, as a phone would:
 

@@ -4,7 +4,7 @@ players' live view of that game (no login).
 
 Run through run.sh, which installs Lighthouse first. Steps: a fresh directory under /tmp
 holds the SQLite database (seed.py fills it); gunicorn serves the app as README.md's
-deploy section does (no TLS proxy, so no compression); Lighthouse audits each page (the
+deploy section does (the app compresses its own responses); Lighthouse audits each page (the
 logged-in ones with the seeded session cookie in --extra-headers) into reports/; then a
 table of performance, first contentful paint, accessibility and bytes transferred.
 
@@ -171,8 +171,8 @@ def main() -> int:
     )
     parser.add_argument(
         "--gzip", action="store_true",
-        help="serve through gzipped.py, as behind a proxy that compresses (not the default "
-        "deploy: README.md's gunicorn sends everything uncompressed)",
+        help="serve through gzipped.py, as behind a proxy that compresses (for comparison: "
+        "the app compresses its own responses, brotli or gzip)",
     )  # fmt: skip
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
