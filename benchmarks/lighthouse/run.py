@@ -245,9 +245,9 @@ def main() -> int:
         f"{'page':<12} {'perf':>4} {'FCP ms':>7} {'LCP ms':>7} {'a11y':>4} {'HTML':>8} "
         f"{'CSS':>7} {'JS':>7} {'page+CSS+JS':>12} {'gzip':>8} {'all':>8} {'+sw.js':>8}"
     )
+    served = "through gzipped.py" if args.gzip else "compressed by the app (as deployed)"
     print(f"Lighthouse {rows[0]['lighthouse']}, mobile, simulated throttling, median of "
-          f"{args.runs} runs, {'gzip' if args.gzip else 'uncompressed (as deployed)'}; "
-          f"reports in {args.reports}")  # fmt: skip
+          f"{args.runs} runs, {served}; reports in {args.reports}")  # fmt: skip
     print(header)
     for r in rows:
         print(
