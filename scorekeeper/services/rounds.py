@@ -5,8 +5,8 @@ ORM), undone; and late joiners waiting for the next round."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..extensions import db
@@ -29,7 +29,7 @@ from ..rules import (
     replay,
 )
 from ..rules.names import MAX_NAME_LENGTH, clean_name
-from ..rules.rounds import MAX_PLAYERS, join_name
+from ..rules.rounds import MAX_PLAYERS, Hand, join_name
 from .base import Refused, check_fresh, commit_change, transaction
 from .nights import find_or_add_person
 from .regulars import night_spellings
@@ -67,6 +67,9 @@ class RoundPlan:
     before: Standings
     round: Round
     preview: Standings
+    #: Hands added to later rounds, by round number: a player whose drop this correction
+    #: undoes plays on, so each later round gets the hand they had (asked for on the form).
+    later: Mapping[int, Mapping[str, Hand]] = field(default_factory=dict)
 
     @property
     def base(self) -> GameRecord:
@@ -102,12 +105,36 @@ class RoundPlan:
     def with_drops(self, names: Sequence[str]) -> RoundPlan:
         return replace(self, round=replace(self.round, drops=tuple(names)))
 
+    def undropped(self) -> list[str]:
+        """Who dropped out in this round as stored and, as corrected, re-buys instead."""
+        if self.appends:
+            return []
+        stored = {name_key(n) for n in self.base.rounds[self.number - 1].drops}
+        now = {name_key(n) for n in self.round.drops}
+        return [p.name for p in self.before.players if name_key(p.name) in stored - now]
+
+    def later_hands_needed(self) -> list[tuple[int, str]]:
+        """(round, player) for each later round a player this correction keeps in the game
+        had no hand in: they play on, so the keeper gives those hands."""
+        return [
+            (number, name)
+            for name in self.undropped()
+            for number in range(self.number + 1, len(self.base.rounds) + 1)
+            if name_key(name) not in {name_key(n) for n in self.base.rounds[number - 1].hands}
+        ]
+
+    def with_later(self, later: Mapping[int, Mapping[str, Hand]]) -> RoundPlan:
+        return replace(self, later=later)
+
     def record(self) -> GameRecord:
         rounds = list(self.base.rounds)
         if self.appends:
             rounds.append(self.round)
         else:
             rounds[self.number - 1] = self.round
+        for number, hands in self.later.items():
+            rnd = rounds[number - 1]
+            rounds[number - 1] = replace(rnd, hands={**rnd.hands, **hands})
         return self.base.with_rounds(rounds)
 
 
@@ -204,10 +231,31 @@ def save_planned_round(
             submission=submission,
         )
     )
+    _write_later(game, plan, user)
     created_at = game.created_at
     version = commit_change(game_id, submission, game)
     keep_saved(game_id, created_at, version, standings, len(after))
     return standings
+
+
+def _write_later(game: Game, plan: RoundPlan, user: User) -> None:
+    """The later rounds a correction gives hands to (a drop undone), each with its own
+    line in the history, in the same transaction as the correction."""
+    record = plan.record()
+    for number in sorted(plan.later):
+        row = game.rounds[number - 1]
+        before, stored = json.dumps(row.data), record.rounds[number - 1].to_json()
+        row.data = stored
+        db.session.add(
+            Edit(
+                game=game,
+                user_id=user.id,
+                action="edit",
+                round_number=number,
+                before=before,
+                after=json.dumps(stored),
+            )
+        )
 
 
 def _write_round(game: Game, plan: RoundPlan, standings: Standings) -> tuple[str, str | None, str]:

@@ -32,7 +32,9 @@ class VegasDisplay(GameDisplay["Vegas"]):
     help_rules = (
         "<strong>Vegas re-buy</strong> is the default when someone expires; you mark a drop "
         "explicitly. Everyone who expires in the same round resets to the same total: the "
-        "highest total among those still in who did not expire.",
+        "highest total among those still in who did not expire. A drop can be undone: "
+        "correcting that round to a re-buy keeps the player in, so the app asks the hands "
+        "they had in each later round and saves the correction and those rounds together.",
         "<strong>Vegas final round:</strong> the win check comes first. When only one player "
         "is left under the max, the game is over: nobody re-buys or drops that round, and the "
         "others are ranked by their final totals.",

@@ -87,9 +87,15 @@ def _post_round(
         )
         if entry.must_ask(plan, request.form):
             return entry.render(form)
+        plan = plan.with_drops(entry.drops())
+        if needed := plan.later_hands_needed():  # a drop undone: they played on
+            later = entry.read_later(needed, request.form)
+            if later is None:
+                return entry.render(form, 422 if entry.errors else 200)
+            plan = plan.with_later(later)
         services.save_planned_round(
             game,
-            plan.with_drops(entry.drops()),
+            plan,
             expected_version=form.version_number(),
             submission=form.submission.data,
             user=current_user,

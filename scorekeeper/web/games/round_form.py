@@ -43,6 +43,7 @@ class RoundEntry:
     values: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     expiries: list[dict[str, Any]] = field(default_factory=list)
+    later: list[dict[str, Any]] = field(default_factory=list)  # a drop undone: later hands
     queued: bool = False  # sent from the phone's queue: answered in JSON (web/offline.py)
 
     @classmethod
@@ -164,6 +165,37 @@ class RoundEntry:
 
     def drops(self) -> list[str]:
         return [x["name"] for x in self.expiries if x["choice"] == "drop"]
+
+    # -- a drop undone: the hands of the later rounds ---------------------------------
+    def read_later(
+        self, needed: list[tuple[int, str]], form: MultiDict[str, str]
+    ) -> dict[int, dict[str, Any]] | None:
+        """The hands the player whose drop is undone had in each later round, or None
+        while one is still to be given (first shown empty) or wrong (marked)."""
+        seats = {p.name: p.seat for p in self.s.players}
+        later: dict[int, dict[str, Any]] = {}
+        self.later, complete = [], True
+        for number, name in needed:
+            key = f"later-{number}-{seats[name]}"
+            raw = form.get(key)
+            self.later.append({"round": number, "name": name, "key": key, "value": raw or ""})
+            if raw is None or not raw.strip():
+                complete = False
+                if raw is not None:
+                    self.errors[key] = f"Round {number}: give {name}'s hand."
+                continue
+            try:
+                hand = parse_hand_field(raw, None, self.s.variant.card_codes)
+            except ValueError as exc:
+                self.errors[key] = f"Round {number}: {name}: {exc}"
+                complete = False
+                continue
+            later.setdefault(number, {})[name] = hand
+        return later if complete else None
+
+    @property
+    def later_names(self) -> list[str]:
+        return list(dict.fromkeys(x["name"] for x in self.later))
 
     # -- refusals -----------------------------------------------------------------------
     def refuse(self, exc: RecordError) -> None:
