@@ -81,8 +81,8 @@ MARKS: dict[str, Mark] = {
     "rebuy": Mark(
         "rebuy",
         "R",
-        "expired and re-bought{for_buy_in}; the total shown is where they start again",
-        "→{value}",
+        "expired and re-bought{for_buy_in}; the total shown is where they start again "
+        "(on screen, after the total reached and an arrow)",
     ),
     "drop": Mark("drop", "✗", "expired and dropped out"),
     "expire": Mark("expire", "E", "expired in the last round (no re-buy)"),
@@ -144,6 +144,15 @@ def cell_marks(rnd: RoundResult, player: str, currency: str = "USD") -> list[Cel
     return out
 
 
+def rebuy_reached(rnd: RoundResult, player: str) -> int | None:
+    """The total a player reached in a round where they expired and re-bought (the cell
+    shows it before where they start again: 105→77, as paper would), else None."""
+    events = rnd.events_for(player)
+    if not any(e.kind == "rebuy" for e in events):
+        return None
+    return next((e.value for e in events if e.kind == "expire"), None)
+
+
 def legend(
     rounds: tuple[RoundResult, ...], settings: Settings, *, went_out_note: str = ""
 ) -> list[Fact]:
@@ -197,6 +206,7 @@ class GameDisplay(Generic[V]):
 
     wild_rule: ClassVar[str] = "none"  # the legend's sentence on what is wild
     round_head: ClassVar[str] = "#"  # the sheet's round column
+    round_word: ClassVar[str] = "round"  # what the table calls a round ("deal" in Contract)
     card_hint: ClassVar[str] = "K 7 JK"  # how a hand of cards is typed
     #: How the app reads what the rules leave open (the help page, the new-game form).
     help_rules: ClassVar[tuple[str, ...]] = ()

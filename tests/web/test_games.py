@@ -236,7 +236,7 @@ def test_vegas_expiry_rebuy_drop_and_late_joiner(keeper, client):
     assert bob["total"] == 30 and bob["expiries"] == 1
     assert standings["pot"]["total"] == 3 * 200 + 200
     sheet = text_of(client.get(f"/games/{game}"))
-    assert "R→30" in sheet
+    assert "105 →30 +45 R" in sheet  # the total reached, then where Bob starts again
 
     # Dee joins late: the reference player is Bob (1 expiry, total 30): pays 1 x $2.
     r = keeper.post_form(f"/games/{game}/join", {"person": "Dee", "action": "add"})
@@ -661,3 +661,28 @@ def test_a_drop_undone_asks_for_the_later_hands_and_saves_it_all_at_once(keeper,
     assert after["standings"] == load_game(after["record"]).to_json()
     history = text_of(client.get(f"/games/{game}/history"))
     assert "Round 2 corrected" in history and "Round 3 corrected" in history
+
+
+def test_what_the_sheet_shows_for_rummy_nobody_out_and_who_dealt(keeper, client):
+    """Issue 22 point 5. Rummy: a player who did not go out scored nothing, so their cell
+    is their total, quiet, with no "+0"; a round nobody went out of says so; the
+    correction page says who dealt that round."""
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"], first_dealer="Ann")
+    assert keeper.enter(game, "Ann", {"Bob": 20}).status_code == 302
+    assert keeper.enter(game, None, {"Ann": 5, "Bob": 7}).status_code == 302
+    html = client.get(f"/games/{game}").get_data(as_text=True)
+    assert "+0" not in text_of(client.get(f"/games/{game}"))
+    assert html.count('class="num quiet"') == 3  # Bob in round 1, both in round 2
+    assert "nobody out" in text_of(client.get(f"/games/{game}"))
+    page = text_of(client.get(f"/games/{game}/rounds/1"))
+    assert "Correct round 1" in page and "Ann dealt" in page
+    assert "Bob dealt" in text_of(client.get(f"/games/{game}/rounds/2"))
+
+
+def test_contract_calls_a_round_a_deal_everywhere(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "contract", ["Ann", "Bob", "Cy"])
+    assert "Enter deal 1" in text_of(client.get(f"/games/{game}"))
+    page = text_of(client.get(f"/games/{game}/rounds/new"))
+    assert "Deal 1" in page and "Round 1" not in page

@@ -46,6 +46,7 @@ MAX_DEALS = len(DEAL_CONTRACTS)
 
 class ContractDisplay(GameDisplay["Contract"]):
     round_head = "Deal"
+    round_word = "deal"
     wild_rule = "jokers"
     setup_hint = (
         "Everyone plays the same deal's contract; going out needs it laid down first. In the "

@@ -256,6 +256,7 @@ class RoundEntry:
             editing=self.editing,
             variant=variant,
             next_round=upcoming,
+            dealt=None if upcoming else this.dealer,
             banner=variant.display.banner(this, settings),
             card_values=variant.card_values(self.number, settings),
             multiplier=variant.multiplier(self.number),
