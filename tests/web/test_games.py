@@ -686,3 +686,15 @@ def test_contract_calls_a_round_a_deal_everywhere(keeper, client):
     assert "Enter deal 1" in text_of(client.get(f"/games/{game}"))
     page = text_of(client.get(f"/games/{game}/rounds/new"))
     assert "Deal 1" in page and "Round 1" not in page
+
+
+def test_the_flipped_wild_card_is_on_the_sheet_and_the_live_view(keeper, client):
+    """Issue 22 point 5: the PDF had it; the web sheet and the players' view did not."""
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob"], buy_in="1.00")
+    assert keeper.enter(game, "Ann", {"Bob": 5}, wild="QH").status_code == 302
+    assert "1 wild: Q♥" in text_of(client.get(f"/games/{game}"))
+    from tests.web.test_live import show_players
+
+    link = show_players(keeper, f"/games/{game}/live")
+    assert "1 wild: Q♥" in text_of(client.get(link))

@@ -19,6 +19,7 @@ from ...forms import checked_whole, new_submission
 from ...models import Game
 from ...reports.chart import game_chart
 from ...rules import Standings, format_money, get_variant
+from ...rules.cards import describe_flipped_card
 from ...rules.display import Fact, cell_marks, legend, rebuy_reached
 from ..headers import templates_version, unchanged
 from .blueprint import bp, game_or_404, stamp_or_404, with_stamp
@@ -180,6 +181,8 @@ class SheetView:
         self.word_labels = any(not label.isdigit() for label in self.labels)  # Texas: Threes
         self.leaders = set(s.groups[0]) if s.groups and s.rounds else set()
         self.next = s.upcoming(game.pending_joins)
+        #: The card flipped wild in each round that had one (Vegas), as paper writes it.
+        self.wilds = {r.number: describe_flipped_card(r.wild) for r in s.rounds if r.wild}
         #: The total a player reached in a round where they expired and re-bought.
         self.reached = {
             (r.number, e.player): reached
