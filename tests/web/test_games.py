@@ -258,6 +258,11 @@ def test_vegas_expiry_rebuy_drop_and_late_joiner(keeper, client):
     assert standings["pot"]["total"] == 3 * 200 + 200 + 200  # buy-ins, Bob's re-buy, Dee
     assert "dropped" in text_of(client.get(f"/games/{game}"))
     assert standings == load_game(api(client, game)["record"]).to_json()
+    # The history keeps the choices: the re-buy, the join, the drop (issue 22 point 5).
+    history = text_of(client.get(f"/games/{game}/history"))
+    assert "Round 2: Cy went out; Ann 20, Bob 45; Bob re-bought, back to 30" in history
+    assert "Round 3: Ann went out; Bob 10, Cy 5, Dee 5; Dee joined" in history
+    assert "Round 4: Dee went out; Ann 10, Bob 10, Cy 75; Cy dropped out" in history
 
 
 def test_correcting_a_round_three_back_recomputes_everything(keeper, client):
@@ -597,6 +602,9 @@ def test_a_late_joiner_sits_after_whom_the_keeper_says(keeper, client, app):
     r = keeper.enter(game, "Cy", {"Ann": 5, "Bob": 5, "Dee": 5})
     assert r.status_code == 302, text_of(r)
     assert _stored_seats(app, game) == {"Ann": 0, "Dee": 1, "Bob": 2, "Cy": 3}
+    history = text_of(client.get(f"/games/{game}/history"))
+    assert "Joining next round: Dee (after Ann)" in history
+    assert "Dee joined, sitting after Ann" in history
     s = api(client, game)
     assert s["record"]["rounds"][2]["joins"] == [{"name": "Dee", "after": "Ann"}]
     assert (s["standings"]["next_round"]["dealer"], s["standings"]["next_round"]["starts"]) == (

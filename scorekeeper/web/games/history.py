@@ -9,6 +9,7 @@ from flask_login import login_required
 
 from ... import services
 from ...forms import checked_whole, hand_text
+from ...rules import Standings
 from .blueprint import bp, game_or_404
 
 HISTORY_PAGE = 50
@@ -23,17 +24,49 @@ def history(game_id: int) -> str:
     before = checked_whole(request.args.get("before"))
     edits = services.history_page(game, before=before, size=HISTORY_PAGE)
     older = edits[HISTORY_PAGE - 1].id if len(edits) > HISTORY_PAGE else None
+    standings = services.standings_for(game)
     return render_template(
         "games/history.html",
         game=game,
         edits=edits[:HISTORY_PAGE],
         older=older,
-        describe=describe_edit,
+        describe=lambda edit: describe_edit(edit, standings),
     )
 
 
-def describe_edit(edit: Any) -> list[str]:
-    """The change in words: which hands and facts differ between before and after."""
+def describe_edit(edit: Any, standings: Standings | None = None) -> list[str]:
+    """The change in words: which hands and facts differ between before and after, and
+    the choices the round holds (who joined where, who re-bought, who dropped out)."""
+    lines = _describe(edit)
+    if edit.action in {"add", "edit"} and edit.after_data:
+        lines[-1] += "".join(f"; {c}" for c in _choices(edit, standings))
+    return lines
+
+
+def _choices(edit: Any, standings: Standings | None) -> list[str]:
+    """Joins, re-buys and drops of the round as this change left it. A re-buy is no key of
+    the round (it is what an expiry means unless the round drops the player), so it is
+    read from the game's replay while the round is still as this change left it."""
+    data, number = edit.after_data, edit.round_number
+    out = [
+        f"{j['name']} joined, sitting after {j['after']}" if isinstance(j, dict) else f"{j} joined"
+        for j in data.get("joins", [])
+    ]
+    current = (
+        standings is not None
+        and number is not None
+        and number <= standings.rounds_played
+        and standings.record.rounds[number - 1].to_json() == data
+    )
+    if current:
+        assert standings is not None and number is not None
+        events = standings.rounds[number - 1].events
+        out += [f"{e.player} re-bought, back to {e.value}" for e in events if e.kind == "rebuy"]
+    out += [f"{name} dropped out" for name in data.get("drops", [])]
+    return out
+
+
+def _describe(edit: Any) -> list[str]:
     before, after = edit.before_data, edit.after_data
     if edit.action in {"create", "import"}:
         players = ", ".join(p if isinstance(p, str) else p["name"] for p in after["players"])
@@ -45,7 +78,8 @@ def describe_edit(edit: Any) -> list[str]:
     if edit.action == "restore":
         return ["Game restored"]
     if edit.action == "joins":
-        return [f"Joining next round: {', '.join(after) or 'nobody'}"]
+        waiting = [f"{n['name']} (after {n['after']})" if isinstance(n, dict) else n for n in after]
+        return [f"Joining next round: {', '.join(waiting) or 'nobody'}"]
     if edit.action == "remove":
         return [f"Removed round {edit.round_number}: {_round_words(before)}"]
     if edit.action == "add":
@@ -62,12 +96,19 @@ def describe_edit(edit: Any) -> list[str]:
                 f"{name}: {hand_text(old_hands.get(name)) or '-'} → "
                 f"{hand_text(new_hands.get(name)) or '-'}"
             )
-    for key in ("wild", "going_rummy", "contracts", "drops", "joins"):
+    for key in ("wild", "going_rummy", "contracts", "drops"):
         if before.get(key) != after.get(key):
-            lines.append(
-                f"{key.replace('_', ' ')}: {before.get(key) or '-'} → {after.get(key) or '-'}"
-            )
+            was, now = (_words(x.get(key)) for x in (before, after))
+            lines.append(f"{key.replace('_', ' ')}: {was} → {now}")
     return [f"Round {edit.round_number} corrected: " + ("; ".join(lines) or "no change")]
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "-"
+    if isinstance(value, bool) or value is None:
+        return "yes" if value else "-"
+    return str(value)
 
 
 def _round_words(data: dict[str, Any]) -> str:
