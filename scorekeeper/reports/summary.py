@@ -98,13 +98,14 @@ class NightSummary:
 
 
 def _who_won_what(s: Standings) -> str:
-    """A finished game's money in words: "Ann wins $5.60, Cy wins $2.40." (each player the
-    pot paid, best placed first), or its winners when it had no stakes."""
+    """A finished game's money in words: "Ann wins $3.60, Cy wins $0.40." (each player who
+    ends up ahead, by their net, best placed first: a Texas dime is no win), or its
+    winners when it had no stakes."""
     cur = s.pot.currency
     won = [
-        f"{name} wins {format_money(s.pot.paid_out_to(name), cur)}"
+        f"{name} wins {format_money(s.pot.balances[name], cur)}"
         for name in s.ranking
-        if s.pot.paid_out_to(name) > 0
+        if s.pot.balances[name] > 0
     ]
     if won:
         return ", ".join(won) + "."

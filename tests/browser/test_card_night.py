@@ -339,7 +339,7 @@ def test_a_card_night_on_a_phone(page: Page, live_server: str) -> None:
     assert balance == net, (transfers, net)
     assert len(transfers) <= len(PEOPLE) - 1
     pots = page.locator(".summary section.game .status").all_inner_texts()
-    assert pots == ["Ann wins $1.50.", "Ann wins $7.00, Dee wins $3.00."]
+    assert pots == ["Ann wins $0.30.", "Ann wins $5.00, Dee wins $1.00."]
     for game in (texas, vegas):
         assert keeper.api_game(game)["standings"]["finished"]
 

@@ -18,7 +18,7 @@ PHONE = {"viewport": {"width": 412, "height": 915}}  # a common Android phone
 
 
 def finished_vegas(names: list[str]) -> dict[str, object]:
-    """The first goes out, the others hold 60 and expire (max 50): the first wins $4.00."""
+    """The first goes out, the others hold 60 and expire (max 50): the first wins $3.00."""
     return {
         "format": "scorekeeper-game/1",
         "variant": "vegas",
@@ -43,7 +43,7 @@ def test_each_transfer_is_one_line_with_its_pay_link_and_mark_paid(
     keeper.sign_up()
     night = keeper.start_night(["Dee", "Ann", "Bob", "Cy"])
     game = keeper.import_game(night, finished_vegas(["Dee", "Ann", "Bob", "Cy"]))
-    expect(page.locator("#pot-h")).to_have_text("Dee wins $4.00")
+    expect(page.locator("#pot-h")).to_have_text("Dee wins $3.00")
     keeper.goto("/regulars")
     keeper.follow(keeper.link("Dee"))
     page.get_by_label("How").first.select_option("paypal")

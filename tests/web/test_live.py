@@ -277,7 +277,7 @@ def test_the_night_link_shows_the_games_and_who_pays_whom_with_pay_links(
     first = phone.get(link)
     text = text_of(first)
     assert "Friday" in text
-    assert "Vegas Rummy Ann wins $3.00 · after 1 round" in text  # finished, folded
+    assert "Vegas Rummy Ann wins $2.00 · after 1 round" in text  # finished, folded
     assert "Pot: $0.00" not in text
     # Money first: who pays whom, once, before the games.
     assert text.index("Who pays whom") < text.index("Vegas Rummy") < text.index("Leading: Bob")

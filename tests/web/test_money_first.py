@@ -1,8 +1,8 @@
 """Issue 22, point 8: money first where money is the point. On the payout page and the
 night's live view, "who pays whom" comes first and once: one compact line a transfer with
 its pay link (and, for the keeper, Mark paid), not again in a second list. A finished game
-says who won what ("Dee wins $3.00"), never "Pot: $0.00": on the sheet, the live views and
-the payout summary; a game without stakes says so."""
+says who won what ("Dee wins $3.00": who ends up ahead, by the net), never "Pot: $0.00":
+on the sheet, the live views and the payout summary; a game without stakes says so."""
 
 from __future__ import annotations
 
@@ -59,22 +59,22 @@ def test_the_payout_page_lists_each_transfer_once_on_one_line(
         assert ">Mark paid</button>" in item and "<p" not in item
         assert re.search(r"Pay Dee with </span>PayPal\.me</a>", item), item
     # The game says who won what; the rest of the summary is still there.
-    assert "Dee wins $4.00." in text and "Winner: Dee. Pot" not in text
+    assert "Dee wins $3.00." in text and "Winner: Dee. Pot" not in text
     assert "Dee +$3.00 receives $3.00" in text and "not paid out yet" in text
 
 
 def test_a_finished_game_says_who_won_what(app: Flask, keeper: Keeper, client) -> None:
     night, finished, running = night_with_money(keeper)
     sheet = text_of(client.get(f"/games/{finished}"))
-    assert "Dee wins $4.00" in sheet and "Pot: $0.00" not in sheet
+    assert "Dee wins $3.00" in sheet and "Pot: $0.00" not in sheet
     assert "Pot: $3.00" in text_of(client.get(f"/games/{running}"))  # still running
     game_link = show_players(keeper, f"/games/{finished}/live")
     night_link = show_players(keeper, f"/nights/{night}/live")
     phone = app.test_client()
     live_game = text_of(phone.get(game_link))
-    assert "Dee wins $4.00" in live_game and "Pot: $0.00" not in live_game
+    assert "Dee wins $3.00" in live_game and "Pot: $0.00" not in live_game
     live_night = text_of(phone.get(night_link))
-    assert "Vegas Rummy Dee wins $4.00 · after 1 round" in live_night
+    assert "Vegas Rummy Dee wins $3.00 · after 1 round" in live_night
     assert "Pot: $0.00" not in live_night
     # Who pays whom comes first, once, each with its pay link.
     first_game = live_night.index("Vegas Rummy")
@@ -92,9 +92,9 @@ def test_a_split_pot_and_a_game_without_stakes(keeper: Keeper, client: FlaskClie
         {"went_out": "Ann", "hands": {"Bob": 40}},
     ]
     game = import_game(keeper, night, split)
-    assert "Ann wins $2.80 · Bob wins $1.20" in text_of(client.get(f"/games/{game}"))
+    assert "Ann wins $1.80 · Bob wins $0.20" in text_of(client.get(f"/games/{game}"))
     payout = text_of(client.get(f"/nights/{night}/payout"))
-    assert "Ann wins $2.80, Bob wins $1.20." in payout
+    assert "Ann wins $1.80, Bob wins $0.20." in payout
     free = keeper.game(night, "rummy", ["Ann", "Bob"], deals="1")
     assert keeper.enter(free, "Ann", {"Bob": 5}).status_code == 302
     sheet = text_of(client.get(f"/games/{free}"))
