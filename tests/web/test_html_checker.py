@@ -90,6 +90,9 @@ def keeper_pages(app: Flask, client: FlaskClient) -> dict[str, str]:
     save(pages, f"/games/{game}?saved=2", client.get(f"/games/{game}?saved=2"))
     live = show_players(keeper, f"/games/{games[2]}/live")
     save(pages, f"/games/{games[2]}/live (shown)", client.get(f"/games/{games[2]}/live"))
+    for bound in ("0.0.0.0", "127.0.0.1"):  # opened on localhost: the notes on reaching it
+        response = client.get(f"/games/{games[2]}/live", environ_overrides={"SERVER_NAME": bound})
+        save(pages, f"/games/{games[2]}/live (served on {bound})", response)
     night_live = show_players(keeper, f"/nights/{nights[0]}/live")
     for path in (live, f"{live}?tv=1", night_live):
         save(pages, path, client.get(path))
