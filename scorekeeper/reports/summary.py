@@ -97,16 +97,28 @@ class NightSummary:
         return tuple(g for g in self.games if not g.pot.empty)
 
 
+def _who_won_what(s: Standings) -> str:
+    """A finished game's money in words: "Ann wins $3.60, Cy wins $0.40." (each player who
+    ends up ahead, by their net, best placed first: a Texas dime is no win), or its
+    winners when it had no stakes."""
+    cur = s.pot.currency
+    won = [
+        f"{name} wins {format_money(s.pot.balances[name], cur)}"
+        for name in s.ranking
+        if s.pot.balances[name] > 0
+    ]
+    if won:
+        return ", ".join(won) + "."
+    return f"{names_text(s.winners)} {'win' if len(s.winners) > 1 else 'wins'} (no stakes)."
+
+
 def _game_money(games: Sequence[tuple[str, Standings]]) -> tuple[list[GameMoney], list[str]]:
     money = []
     unsettled = []
     for i, (title, s) in enumerate(games, 1):
         cur = s.pot.currency
         if s.finished:
-            status = (
-                f"{'Winners' if len(s.winners) > 1 else 'Winner'}: "
-                f"{names_text(s.winners)}. Pot {format_money(s.pot.paid_in, cur)}."
-            )
+            status = _who_won_what(s)
         else:
             rounds = f"{s.rounds_played} round{'s' if s.rounds_played != 1 else ''}"
             status = (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import suppress
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import (
@@ -32,6 +33,15 @@ from ..rules.money import use_money_locale
 from ..services import login_from_stamp
 from .headers import PUBLIC_PREFIX, StandardHeaders
 from .offline import wants_json
+
+
+def datetime_attr(moment: datetime) -> str:
+    """A stored moment as a ``<time datetime>`` value: UTC to the second
+    (``2026-11-27T21:43:05Z``). Stored moments are UTC; SQLite gives them back without
+    their zone, and the HTML standard takes no more than three decimals of a second."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class IdConverter(IntegerConverter):
@@ -175,6 +185,7 @@ def init_app(app: Flask) -> None:
         event.listen(db.session, "before_flush", _refuse_writes_in_safe_requests)
     app.jinja_env.globals["money"] = format_money
     app.jinja_env.globals["new_submission"] = new_submission
+    app.jinja_env.filters["datetime_attr"] = datetime_attr
 
     for raised, (code, title, message) in ERROR_PAGES.items():
         app.register_error_handler(raised, _error_page(code, title, message))

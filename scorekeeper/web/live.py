@@ -56,6 +56,7 @@ from ..services import ledger, live
 from .games import game_or_404
 from .games.sheet import SheetView
 from .headers import templates_version, unchanged
+from .lan import reach
 from .nights import night_or_404
 
 bp = Blueprint("live", __name__)
@@ -216,12 +217,18 @@ def _qr(url: str) -> str:
 def _keeper_page(
     *, link: LiveLink | None, title: str, subject: str, back: str, actions: dict[str, str]
 ) -> str:
-    url = url_for("live.game" if link and link.game_id else "live.night", token=link.token,
-                  _external=True) if link else None  # fmt: skip
+    """The QR code and the link start where the players' phones reach the app (see
+    ``lan.reach``); Open and Large type open the view here, where the keeper is."""
+    path = url_for("live.game" if link and link.game_id else "live.night", token=link.token
+                   ) if link else None  # fmt: skip
+    where = reach()
+    url = where.base + path if path else None
     return render_template(
         "live/keeper.html",
         link=link,
         url=url,
+        here=request.host_url.rstrip("/") + path if path else None,
+        reach=where,
         qr=_qr(url) if url else None,
         title=title,
         subject=subject,

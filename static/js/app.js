@@ -1,5 +1,5 @@
 // Scorekeeper's script. Every page works without it; it makes the table quicker: the card
-// counter, live sums (with Texas multipliers), undo that fades, confirmations, keeping
+// counter, live sums (with Texas multipliers), confirmations, keeping
 // the screen awake while a game is open, and the service worker for no network (offline.js
 // draws the rounds waiting on the phone, loaded only when there are some).
 (function () {
@@ -65,34 +65,57 @@
         out.textContent = multiplier > 1 ? v + " → " + v * multiplier : "= " + v;
       }
       shows.push(show);
-      // The cards counted so far: the tapped ones, or cards typed by hand ("K 7");
-      // typed points are not cards, so a tap replaces them.
+      // The cards counted so far: the tapped ones, or cards typed by hand ("K 7").
       function counted() {
         var hand = readHand(input.value, tapped.value, rules);
         return hand && hand.cards ? hand.cards : [];
+      }
+      // Points typed by hand ("12", "12+3"), not the tapped cards: a tap adds to them.
+      function typedPoints() {
+        var cards = tokens(tapped.value);
+        if (cards.length && sameCards(cards, tokens(input.value))) return null;
+        var raw = input.value.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
+        return POINTS.test(raw) ? raw : null;
       }
       function setCards(cards) {
         tapped.value = cards.join(" ");
         input.value = tapped.value;
         show();
       }
+      function setPoints(text) {
+        tapped.value = "";
+        input.value = text;
+        show();
+      }
       // Typing by hand wins over the counter: the text is read as typed.
       input.addEventListener("input", function () { tapped.value = ""; show(); });
       box.querySelectorAll("[data-card]").forEach(function (btn) {
         btn.addEventListener("click", function () {
+          var code = btn.getAttribute("data-card");
+          var points = typedPoints();
+          // Typed 12, tapped a 3: "12+3", the card's value this round added to the points.
+          if (points !== null) { setPoints(points + "+" + rules.values[code]); return; }
           var cards = counted();
           if (cards.length >= rules.maxCards) return;
-          setCards(cards.concat([btn.getAttribute("data-card")]));
+          setCards(cards.concat([code]));
         });
       });
       var back = box.querySelector("[data-undo-card]");
       if (back) back.addEventListener("click", function () {
+        var points = typedPoints();
+        if (points !== null) {  // "12+3": the last added value goes; typed points stay
+          var cut = points.lastIndexOf("+");
+          if (cut > 0) setPoints(points.slice(0, cut).replace(/[ \t\n\r\f\v]+$/, ""));
+          return;
+        }
         var cards = counted();
         if (cards.length) setCards(cards.slice(0, -1));
       });
       var clear = box.querySelector("[data-clear]");
       if (clear) clear.addEventListener("click", function () { setCards([]); });
-      // The counter's button opens the pad of cards under the row; Done folds it.
+      // The counter's button opens the pad of cards under the row; its last key (Next, or
+      // Done on the last hand) folds it and moves on to the next hand, as the number
+      // pad's Next does.
       var toggle = box.querySelector("button.count-cards");
       var pad = box.querySelector(".cards-pad");
       if (toggle && pad) {
@@ -103,7 +126,13 @@
         toggle.hidden = false;
         toggle.addEventListener("click", function () { openPad(pad.hidden); });
         var done = pad.querySelector("[data-pad-done]");
-        if (done) done.addEventListener("click", function () { openPad(false); toggle.focus(); });
+        if (done) done.addEventListener("click", function () {
+          openPad(false);
+          var open = openHands();
+          var next = open[open.indexOf(input) + 1];
+          if (next) next.focus();
+          else toggle.focus();
+        });
       }
       show();
     });
@@ -138,7 +167,10 @@
       // The keyboard's key says what Enter does: next hand, or done on the last one.
       var open = openHands();
       open.forEach(function (input, i) {
-        input.setAttribute("enterkeyhint", i < open.length - 1 ? "next" : "done");
+        var last = i === open.length - 1;
+        input.setAttribute("enterkeyhint", last ? "done" : "next");
+        var done = input.closest("[data-hand]").querySelector("[data-pad-done]");
+        if (done) done.textContent = last ? "Done" : "Next";
       });
       shows.forEach(function (f) { f(); });
     }
@@ -356,8 +388,6 @@
         });
       });
     });
-    var undo = document.querySelector("[data-undo]");
-    if (undo) setTimeout(function () { undo.hidden = true; }, 8000);
     var body = document.body.classList;
     if ((body.contains("sheet-page") || body.contains("round-page")) && navigator.wakeLock) {
       keepAwake();

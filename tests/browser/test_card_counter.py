@@ -2,19 +2,24 @@
 (7 then 8 is "7 8", never 8), the sum beside the field uses this round's values and
 multiplier, and what is saved is exactly that hand: checked in the stored record (GET
 /api/v1/games/<id>) and on the sheet, not only on the form. Also: "Remove last card" and
-Clear, typed points over tapped cards (typed wins), a tap over typed points (cards win),
-and a correction saved unchanged keeping a card hand as cards."""
+Clear, typed points over tapped cards (typed wins), a tap over typed points (the card's
+value adds to them: typed 12, tapped 3 is "12+3", 15 points), and a correction saved
+unchanged keeping a card hand as cards. Issue 22, point 3: the pad's keys in one order in
+every game (A first) with this round's values on them; its Next (Done on the last hand)
+moves on to the next hand; the taps of a round with one hand counted."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper.rules import VARIANTS
 from tests.browser.keeper import Keeper, texas_record
+from tests.browser.test_round_entry import EVENT_COUNTER, FIVE, PHONE, Thumb
 
 pytestmark = pytest.mark.browser
 
@@ -121,7 +126,7 @@ def test_texas_counter_wild_rank_twos_jokers_and_multipliers(page: Page, live_se
     assert keeper.totals() == after9
 
     # Round 10, queens wild, x2: cards tapped then points typed (typed wins), and points
-    # typed then cards tapped (the cards replace them).
+    # typed then cards tapped (each card's value this round adds to the points).
     keeper.follow(keeper.link("Enter round 10"))
     keeper.fill_round("Bob", {})
     keeper.tap_cards("Ann", [("K", 10), ("Q", 20)])
@@ -131,12 +136,14 @@ def test_texas_counter_wild_rank_twos_jokers_and_multipliers(page: Page, live_se
     keeper.hand_input("Cy").fill("15")
     shows(keeper, "Cy", "15", "15 → 30")
     keeper.tap_cards("Cy", [("A", 20)])
-    shows(keeper, "Cy", "A", "20 → 40")
-    keeper.tap_cards("Cy", [("8", 8)])
-    shows(keeper, "Cy", "A 8", "28 → 56")
+    shows(keeper, "Cy", "15+20", "35 → 70")
+    keeper.tap_cards("Cy", [("8", 8), ("Q", 20)])
+    shows(keeper, "Cy", "15+20+8+20", "63 → 126")
+    keeper.tap(keeper.counter("Cy").get_by_role("button", name="Remove last card", exact=True))
+    shows(keeper, "Cy", "15+20+8", "43 → 86")
     stored = saved_round(keeper, game, 10)
-    assert stored["hands"] == {"Ann": 12, "Cy": ["A", "8"]}
-    after10 = {"Ann": after9["Ann"] + 24, "Bob": after9["Bob"], "Cy": after9["Cy"] + 56}
+    assert stored["hands"] == {"Ann": 12, "Cy": 43}
+    after10 = {"Ann": after9["Ann"] + 24, "Bob": after9["Bob"], "Cy": after9["Cy"] + 86}
     assert keeper.totals() == after10
 
     # Round 11, kings wild, x3: K 20, a 3 is 3 now; remove a card and tap another.
@@ -221,15 +228,143 @@ def test_rummy_counter_the_goer_out_scores_the_hands(
     # Face values: 7 then 8 is 15 (not 8), A 1, K 10.
     keeper.tap_cards("Bob", [("7", 7), ("8", 8)])
     shows(keeper, "Bob", "7 8", "= 15")
-    # Points typed, then a card tapped: the card replaces the points, and is the card.
-    keeper.hand_input("Cy").fill("30")
-    shows(keeper, "Cy", "30", "= 30")
+    # Points typed, then cards tapped: each adds its value to the points (12+3 is 15).
+    keeper.hand_input("Cy").fill("12")
+    shows(keeper, "Cy", "12", "= 12")
     keeper.tap_cards("Cy", [("3", 3)])
-    shows(keeper, "Cy", "3", "= 3")
+    shows(keeper, "Cy", "12+3", "= 15")
     keeper.tap_cards("Cy", [("A", 1), ("K", 10)])
-    shows(keeper, "Cy", "3 A K", "= 14")
+    shows(keeper, "Cy", "12+3+1+10", "= 26")
     stored = saved_round(keeper, game, 1)
-    assert stored["hands"] == {"Bob": ["7", "8"], "Cy": ["3", "A", "K"]}
-    assert keeper.totals() == {"Ann": 15 + 14, "Bob": 0, "Cy": 0}
+    assert stored["hands"] == {"Bob": ["7", "8"], "Cy": 26}
+    assert keeper.totals() == {"Ann": 15 + 26, "Bob": 0, "Cy": 0}
     assert engine_totals(keeper, game) == keeper.totals()
-    assert keeper.cell(1, "Ann") == "29 +29 ★"  # the goer-out scores the hands
+    assert keeper.cell(1, "Ann") == "41 +41 ★"  # the goer-out scores the hands
+
+
+# ------------------------------------------------- the pad's order and its Next key ---
+ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def pad_keys(keeper: Keeper, name: str) -> list[tuple[str, str]]:
+    """The pad's card keys in page order: (card, points shown on the key)."""
+    keys = keeper.counter(name).locator("[data-card]")
+    return [
+        (k.get_attribute("data-card") or "", k.locator("small").inner_text()) for k in keys.all()
+    ]
+
+
+@pytest.mark.parametrize(
+    ("title", "settings", "extra", "values"),
+    [
+        ("Vegas Rummy", {"Aces count": "13"}, ["JK", "W"], {"A": "13", "2": "2", "K": "10"}),
+        ("Dummy Rummy", {}, ["JK"], {"A": "15", "2": "50", "7": "5", "K": "10"}),
+        ("Rummy", {}, [], {"A": "1", "2": "2", "7": "7", "K": "10"}),
+    ],
+)
+def test_the_pad_keeps_one_order_with_the_rounds_values(
+    page: Page,
+    live_server: str,
+    title: str,
+    settings: dict[str, str],
+    extra: list[str],
+    values: dict[str, str],
+) -> None:
+    """A first, then 2 to 10, J Q K, the joker and the flipped wild, whatever each counts
+    in this game (Dummy's A 15 and 2 50 used to sort after the 3 to 9 at 5)."""
+    keeper, night = start(page, live_server, ["Ann", "Bob", "Cy"])
+    keeper.new_game(night, title, ["Ann", "Bob", "Cy"], settings=settings)
+    keeper.follow(keeper.link("Enter round 1"))
+    keeper.fill_round("Ann", {})
+    keys = pad_keys(keeper, "Bob")
+    assert [code for code, _ in keys] == ORDER + extra
+    shown = dict(keys)
+    assert {code: shown[code] for code in values} == values
+
+
+def test_texas_pad_order_stays_while_the_wild_rank_moves(page: Page, live_server: str) -> None:
+    """Texas round 9 (jacks wild, 20) and 10 (queens wild): the same order, new values."""
+    players = ["Ann", "Bob", "Cy"]
+    keeper, night = start(page, live_server, players)
+    game = keeper.import_game(night, texas_record(players, 8))
+    keeper.follow(keeper.link("Enter round 9"))
+    keeper.fill_round("Ann", {})
+    nine = dict(pad_keys(keeper, "Bob"))
+    assert list(nine) == [*ORDER, "JK"]
+    assert (nine["J"], nine["Q"], nine["2"]) == ("20", "10", "20")
+    keeper.hand_input("Bob").fill("5")
+    keeper.hand_input("Cy").fill("6")
+    saved_round(keeper, game, 9)
+    keeper.follow(keeper.link("Enter round 10"))
+    keeper.fill_round("Bob", {})
+    ten = dict(pad_keys(keeper, "Ann"))
+    assert list(ten) == [*ORDER, "JK"]
+    assert (ten["J"], ten["Q"]) == ("10", "20")
+
+
+def test_next_on_the_pad_moves_on_to_the_next_hand(page: Page, live_server: str) -> None:
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    keeper, night = start(page, live_server, players)
+    game = keeper.new_game(night, "Rummy", players)
+    keeper.follow(keeper.link("Enter round 1"))
+    keeper.tap(keeper.went_out_choice("Bob"))  # Ann deals, Bob starts: Cy, Dee, Ann
+    expect(keeper.hand_input("Cy")).to_be_focused()
+    keeper.tap_cards("Cy", [("K", 10), ("7", 7)])
+    box = keeper.hand_box("Cy")
+    keeper.tap(box.get_by_role("button", name="Next", exact=True))
+    expect(box.locator(".cards-pad")).to_be_hidden()
+    expect(keeper.hand_input("Dee")).to_be_focused()
+    page.keyboard.type("9")
+    page.keyboard.press("Enter")
+    expect(keeper.hand_input("Ann")).to_be_focused()
+    # The last hand's pad says Done: it folds, and there is no hand after it.
+    keeper.tap_cards("Ann", [("Q", 10)])
+    last = keeper.hand_box("Ann")
+    expect(last.get_by_role("button", name="Next", exact=True)).to_have_count(0)
+    keeper.tap(last.get_by_role("button", name="Done", exact=True))
+    expect(last.locator(".cards-pad")).to_be_hidden()
+    expect(page.locator("input.hand-input:focus")).to_have_count(0)
+    stored = saved_round(keeper, game, 1)
+    assert stored["hands"] == {"Cy": ["K", "7"], "Dee": 9, "Ann": ["Q"]}
+    assert keeper.totals() == {"Ann": 0, "Bob": 36, "Cy": 0, "Dee": 0}
+
+
+def test_taps_for_a_round_with_one_counted_hand(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """Round 1 of a 5-player Vegas game from the sheet: Ann went out; Bob 12, Cy's cards
+    counted on the pad (K 7), Dee 30, Eve 4. Before issue 22: 8 taps (7 on the round
+    screen): the pad's Done left the keeper on its Cards button, so Dee's field took a
+    tap. Now the pad's Next moves on to Dee's field: 7 (6 on the round screen)."""
+    context = new_context(**PHONE)
+    context.add_init_script(EVENT_COUNTER)
+    page = context.new_page()
+    keeper, night = start(page, live_server, FIVE)
+    game = keeper.new_game(night, "Vegas Rummy", FIVE)
+    page.evaluate("() => sessionStorage.clear()")
+    thumb = Thumb(page)
+    thumb.tap(keeper.link("Enter round 1"), "Enter round 1")
+    page.wait_for_url(f"**/games/{game}/rounds/new")
+    thumb.tap(keeper.went_out_choice("Ann"), "Ann went out")
+    expect(keeper.hand_input("Bob")).to_be_focused()
+    page.keyboard.type("12")
+    page.keyboard.press("Enter")
+    cy = keeper.hand_box("Cy")
+    thumb.tap(cy.locator("button.count-cards"), "Cy: Cards")
+    thumb.tap(cy.get_by_role("button", name="K (10 points)", exact=True), "K")
+    thumb.tap(cy.get_by_role("button", name="7 (7 points)", exact=True), "7")
+    thumb.tap(cy.locator("[data-pad-done]"), "pad: Next")
+    if not keeper.hand_input("Dee").evaluate("e => e === document.activeElement"):
+        thumb.tap(keeper.hand_input("Dee"), "Dee's field")  # as before issue 22
+    for digits in ("30", "4"):
+        page.keyboard.type(digits)
+        page.keyboard.press("Enter")
+    thumb.tap(keeper.button("Save round 1"), "Save")
+    keeper.wait_for_sheet()
+    assert keeper.totals() == {"Ann": 0, "Bob": 12, "Cy": 17, "Dee": 30, "Eve": 4}
+    assert keeper.api_game(game)["record"]["rounds"][0]["hands"]["Cy"] == ["K", "7"]
+    counts = thumb.page_counts()
+    print("taps for a round with one counted hand:", len(thumb.taps), thumb.taps, counts)
+    assert counts["taps"] == len(thumb.taps), (counts, thumb.taps)
+    assert len(thumb.taps) == 7 and len(thumb.taps) - 1 == 6, thumb.taps
+    assert not thumb.swipes, thumb.swipes

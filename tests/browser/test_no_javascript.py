@@ -1,5 +1,5 @@
 """With JavaScript off every main page still works: the app is server-rendered HTML and
-its one script only makes the table quicker (card counter, live sums, undo fading)."""
+its one script only makes the table quicker (card counter, live sums)."""
 
 from __future__ import annotations
 

@@ -242,12 +242,12 @@ Net for the night:
 - Cy -$2.60
 - Bob -$7.00
 
-Game 1 · Vegas Rummy: Winner: Ann. Pot $8.00.
+Game 1 · Vegas Rummy: Ann wins $3.60, Cy wins $0.40.
 - Ann: paid in $2.00, received $5.60, net +$3.60
 - Bob: paid in $4.00, received $0.00, net -$4.00
 - Cy: paid in $2.00, received $2.40, net +$0.40
 
-Game 2 · Rummy: Winner: Ann. Pot $9.00.
+Game 2 · Rummy: Ann wins $6.00.
 - Ann: paid in $3.00, received $9.00, net +$6.00
 - Bob: paid in $3.00, received $0.00, net -$3.00
 - Cy: paid in $3.00, received $0.00, net -$3.00

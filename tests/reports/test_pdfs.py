@@ -282,7 +282,7 @@ def test_night_summary(pdf_file: WritePdf) -> None:
         "FRIDAY NIGHT · 2026-11-22",
         "Payout summary",
         "Game 1 · Vegas Rummy",
-        "Winner: Ann. Pot $8.00.",
+        "Ann wins $3.60, Cy wins $0.40.",
         "Bob $4.00 $0.00 -$4.00 buy-in $2.00, re-buy $2.00",
         "Game 2 · Rummy",
         "Ann $3.00 $9.00 +$6.00",

@@ -1211,8 +1211,8 @@ class CardNights(RuleBasedStateMachine):
             assert sheet_totals(shown) == [(p["name"], p["total"]) for p in standings["players"]]
         else:
             payout = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
-            keeper_sees = re.findall(r'<p class="pay-sentence"><strong>([^<]+)</strong>', payout)
-            players_see = re.findall(r'<p class="pay-sentence"><strong>([^<]+)</strong>', shown)
+            keeper_sees = re.findall(r'<span class="pay-sentence"><strong>([^<]+)</strong>', payout)
+            players_see = re.findall(r'<span class="pay-sentence"><strong>([^<]+)</strong>', shown)
             assert sorted(players_see) == sorted(keeper_sees)
 
     def ledger_rows(self) -> dict[int, tuple[Any, ...]]:

@@ -277,11 +277,16 @@ def test_the_night_link_shows_the_games_and_who_pays_whom_with_pay_links(
     first = phone.get(link)
     text = text_of(first)
     assert "Friday" in text
-    assert "Vegas Rummy Ann won after 1 round" in text  # the finished game, folded
+    assert "Vegas Rummy Ann wins $2.00 · after 1 round" in text  # finished, folded
+    assert "Pot: $0.00" not in text
+    # Money first: who pays whom, once, before the games.
+    assert text.index("Who pays whom") < text.index("Vegas Rummy") < text.index("Leading: Bob")
+    assert text.count("Bob pays Ann $1.00") == 1
     assert "Rummy · after 1 round" in text and "Leading: Bob with 9" in text
     assert "Bob pays Ann $1.00" in text and "Cy pays Ann $1.00" in text
     html = first.get_data(as_text=True)
-    pay = re.findall(r'<a class="button" href="(https://paypal\.me/[^"]+)"[^>]*>([^<]+)</a>', html)
+    pay = re.findall(r'<a class="button" href="(https://paypal\.me/[^"]+)"[^>]*>(.+?)</a>', html)
+    pay = [(url, re.sub(r"<[^>]+>", "", label)) for url, label in pay]
     assert pay == [("https://paypal.me/annpays/1.00USD", "Pay Ann with PayPal.me")] * 2
     assert "Ann +$2.00 receives $2.00" in text
     assert "<form" not in html and "Mark paid" not in text  # the keeper marks, on his page

@@ -16,7 +16,7 @@ from ... import services
 from ...forms import VersionedForm, hand_text, parse_hand_field
 from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_money, name_key
-from ...rules.cards import MAX_CARDS_IN_HAND, parse_flipped_card
+from ...rules.cards import JOKER, MAX_CARDS_IN_HAND, RANKS, WILD, parse_flipped_card
 from ...rules.rounds import MAX_HAND_POINTS, join_name
 from ...services import ledger
 from .. import offline
@@ -259,6 +259,8 @@ class RoundEntry:
             dealt=None if upcoming else this.dealer,
             banner=variant.display.banner(this, settings),
             card_values=variant.card_values(self.number, settings),
+            # The counter's keys in one order in every game (A first), whatever they count.
+            card_order=[c for c in (*RANKS, JOKER, WILD) if c in variant.card_codes],
             multiplier=variant.multiplier(self.number),
             max_hand_points=MAX_HAND_POINTS,
             max_cards=MAX_CARDS_IN_HAND,

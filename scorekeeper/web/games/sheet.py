@@ -106,18 +106,40 @@ def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
     return parts
 
 
+def _undo_kept(stamp: services.GameStamp) -> int | None:
+    """The round this browser saved last in this game, while the game is as that save
+    left it (the same version): its Undo stays on the sheet until the next change."""
+    kept = session.get("undo")
+    if not (isinstance(kept, list) and len(kept) == 3 and isinstance(kept[1], int)):
+        return None
+    return kept[1] if kept[0] == stamp.game_id and kept[2] == stamp.version else None
+
+
+def _keep_undo(stamp: services.GameStamp, parts: SheetParts, saved: int | None) -> int | None:
+    """The round whose Undo the sheet shows: the one just saved (``?saved=``) while it is
+    still the last round, remembered for this browser until the game changes; or the one
+    remembered."""
+    if saved and saved == parts.rounds_played and parts.version == stamp.version:
+        if _undo_kept(stamp) != saved:
+            session["undo"] = [stamp.game_id, saved, stamp.version]
+        return saved
+    return _undo_kept(stamp)
+
+
 @bp.get("/games/<id:game_id>")
 @with_stamp
 def sheet(game_id: int) -> Response:
     saved = checked_whole(request.args.get("saved")) if request.query_string else None
     stamp = stamp_or_404(game_id)
-    same = None if saved else _not_modified(stamp)
+    same = None if saved or _undo_kept(stamp) else _not_modified(stamp)
     if same is not None:
         return same
     load = lambda: game_or_404(game_id, eager=False)  # noqa: E731
-    if saved or session.get("_flashes"):
-        return make_response(_page(stamp, _parts(stamp, load), saved=saved))
-    response = make_response(_page(stamp, _parts(stamp, load)))
+    parts = _parts(stamp, load)
+    undo = _keep_undo(stamp, parts, saved)
+    if saved or undo or session.get("_flashes"):
+        return make_response(_page(stamp, parts, saved=saved, undo=undo))
+    response = make_response(_page(stamp, parts))
     response.set_etag(_etag(stamp.game_id, stamp.version), weak=True)  # after the token
     return response
 
@@ -135,6 +157,7 @@ def _page(
     parts: SheetParts,
     *,
     saved: int | None = None,
+    undo: int | None = None,
     conflict: str | None = None,
 ) -> str:
     """The sheet page around its kept parts, with this request's CSRF token and a new
@@ -152,6 +175,7 @@ def _page(
         links=Markup(parts.links),
         facts=parts,
         saved=saved,
+        undo=undo,
         conflict=conflict,
         change_fields=_change_fields(parts.version, token, new_submission()),
         csrf_token=lambda: token,  # the page's other forms (Log out, Show players)
