@@ -51,11 +51,19 @@ class SheetHead:
     night_name: str
     title: str
     variant: str
+    round_word: str  # "round"; "deal" in Contract
 
     @classmethod
     def of(cls, stamp: services.GameStamp) -> SheetHead:
-        title = get_variant(stamp.variant).title
-        return cls(stamp.game_id, stamp.night_id, stamp.night_name, title, stamp.variant)
+        variant = get_variant(stamp.variant)
+        return cls(
+            stamp.game_id,
+            stamp.night_id,
+            stamp.night_name,
+            variant.title,
+            stamp.variant,
+            variant.display.round_word,
+        )
 
 
 @dataclass(frozen=True, slots=True)
