@@ -43,7 +43,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from .rules.cards import normalise_code
 from .rules.money import CURRENCIES, LOCALES, parse_money
-from .rules.names import MAX_NAME_LENGTH
+from .rules.names import MAX_NAME_LENGTH, name_key
 from .rules.rounds import MAX_HAND_POINTS
 from .services.payments import KINDS
 
@@ -246,6 +246,8 @@ class NightForm(OneTimeForm):
         widget=ListWidget(prefix_label=False),
         option_widget=CheckboxInput(),
     )
+    #: The order people sit in, one name a line, set on the page (up and down buttons).
+    order = HiddenField(validators=[Optional(), Length(max=20_000)])
     name = StringField(
         "Name",
         validators=[
@@ -289,6 +291,16 @@ class NightForm(OneTimeForm):
     def names(self) -> list[str]:
         raw = self.people.data or ""
         return [n.strip() for n in re.split(r"[\n,]+", raw) if n.strip()]
+
+    def in_seating_order(self, chosen: list[str]) -> list[str]:
+        """``chosen`` (ticked regulars, then typed names) in the order the keeper set
+        (``order``: one name a line, kept by the page's script); names it does not list
+        keep their place after those it does. It only orders: it adds nobody."""
+        listed = [name_key(n) for n in (self.order.data or "").splitlines()[:200] if n.strip()]
+        rank: dict[str, int] = {}
+        for i, key in enumerate(listed):
+            rank.setdefault(key, i)
+        return sorted(chosen, key=lambda n: rank.get(name_key(n), len(listed)))
 
 
 class PersonForm(OneTimeForm):

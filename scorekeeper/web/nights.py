@@ -88,7 +88,9 @@ def new() -> str | Response | tuple[str, int]:
                 currency=form.currency.data,
                 paper=form.paper.data,
                 locale=form.locale.data,
-                people=[picked[i] for i in form.regulars.data or [] if i in picked] + form.names(),
+                people=form.in_seating_order(
+                    [picked[i] for i in form.regulars.data or [] if i in picked] + form.names()
+                ),
                 submission=form.submission.data,
             )
         except services.AlreadyCreated as done:

@@ -371,7 +371,82 @@
     });
   }
 
+  // The new night's seating order: ticked regulars and typed names in one list the keeper
+  // orders with up and down buttons; the order goes to the server in a hidden field (one
+  // name a line). Without the script, regulars come first, then names as typed.
+  function setupSeating(form) {
+    var section = form.querySelector(".seat-order");
+    var list = section.querySelector("ol");
+    var field = form.querySelector("input[name=order]");
+    var order = [];
+    function chosen() {
+      var names = [];
+      form.querySelectorAll("input[name=regulars]:checked").forEach(function (box) {
+        names.push(box.parentNode.textContent.trim());
+      });
+      var typed = form.querySelector("textarea[name=people]");
+      (typed ? typed.value : "").split(/[\n,]+/).forEach(function (n) {
+        n = n.trim().replace(/\s+/g, " ");
+        if (n) names.push(n);
+      });
+      return names;
+    }
+    function key(n) { return n.toLocaleLowerCase(); }
+    function move(i, by) {
+      var j = i + by;
+      if (j < 0 || j >= order.length) return;
+      var t = order[i]; order[i] = order[j]; order[j] = t;
+      draw(i + by, by < 0 ? "up" : "down");
+    }
+    function button(label, text, i, by) {
+      var b = document.createElement("button");
+      b.type = "button"; b.className = "small"; b.textContent = text;
+      b.setAttribute("aria-label", label);
+      b.disabled = (i + by < 0 || i + by >= order.length);
+      b.addEventListener("click", function () { move(i, by); });
+      return b;
+    }
+    function draw(focus, dir) {
+      list.textContent = "";
+      order.forEach(function (n, i) {
+        var li = document.createElement("li");
+        var span = document.createElement("span");
+        span.textContent = n;
+        li.appendChild(span);
+        li.appendChild(button("Move " + n + " up", "↑", i, -1));
+        li.appendChild(button("Move " + n + " down", "↓", i, 1));
+        list.appendChild(li);
+      });
+      section.hidden = order.length < 2;
+      field.value = order.join("\n");
+      if (focus !== undefined) {
+        var again = list.children[focus].querySelector(
+          "button:nth-of-type(" + (dir === "up" ? 1 : 2) + ")");
+        if (again && !again.disabled) again.focus();
+        else list.children[focus].querySelector("button:not([disabled])").focus();
+      }
+    }
+    function refresh() {
+      var now = chosen();
+      var keys = now.map(key);
+      var next = order.filter(function (n) { return keys.indexOf(key(n)) >= 0; });
+      var kept = next.map(key);
+      now.forEach(function (n) {
+        if (kept.indexOf(key(n)) < 0) { next.push(n); kept.push(key(n)); }
+      });
+      // Only when someone came or went: a field's change on leaving it must not redraw
+      // the buttons under the finger that is tapping one.
+      if (next.join("\n") === order.join("\n") && list.children.length) return;
+      order = next;
+      draw();
+    }
+    form.addEventListener("change", refresh);
+    form.addEventListener("input", refresh);
+    refresh();
+  }
+
   function setup() {
+    document.querySelectorAll("form[data-seating]").forEach(setupSeating);
     document.querySelectorAll("form.round-form").forEach(setupRoundForm);
     document.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (e) {
