@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from contextlib import suppress
 from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
 
 from flask import (
     Flask,
@@ -42,6 +44,32 @@ def datetime_attr(moment: datetime) -> str:
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+#: The cookie the keeper's pages set from the phone's clock (static/js/app.js): the IANA
+#: name of its time zone, so that times read as the table's, not UTC.
+TIME_ZONE_COOKIE = "tz"
+
+
+@functools.cache
+def _zone_names() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    """The zone of that IANA name, or None: only names the system knows are looked up."""
+    return ZoneInfo(name) if name in _zone_names() else None
+
+
+def local_time(moment: datetime, fmt: str = "%d %b %H:%M") -> str:
+    """A stored moment in the keeper's time zone (their phone's, from the ``tz`` cookie),
+    with the zone's abbreviation: ``27 Nov 22:43 CET``. UTC when the phone has not said."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    raw = request.cookies.get(TIME_ZONE_COOKIE, "") if has_request_context() else ""
+    zone = _zone(raw[:64]) or UTC
+    shown = moment.astimezone(zone)
+    return f"{shown.strftime(fmt)} {shown.tzname() or 'UTC'}"
 
 
 class IdConverter(IntegerConverter):
@@ -186,6 +214,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["money"] = format_money
     app.jinja_env.globals["new_submission"] = new_submission
     app.jinja_env.filters["datetime_attr"] = datetime_attr
+    app.jinja_env.filters["local_time"] = local_time
 
     for raised, (code, title, message) in ERROR_PAGES.items():
         app.register_error_handler(raised, _error_page(code, title, message))

@@ -445,7 +445,17 @@
     refresh();
   }
 
+  // Times on the keeper's pages read in the phone's time zone: the server reads its IANA
+  // name from this cookie (web/__init__.py local_time). A change shows from the next page.
+  function rememberTimeZone() {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    if (!/^[A-Za-z0-9_+\/-]{1,64}$/.test(zone) || document.cookie.indexOf("tz=" + zone) >= 0) return;
+    document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
+  }
+
   function setup() {
+    rememberTimeZone();
     document.querySelectorAll("form[data-seating]").forEach(setupSeating);
     document.querySelectorAll("form.round-form").forEach(setupRoundForm);
     document.querySelectorAll("form[data-confirm]").forEach(function (form) {

@@ -700,3 +700,23 @@ def test_contract_calls_a_round_a_deal_everywhere(keeper, client):
     sheet = text_of(client.get(r.headers["Location"]))
     assert "Deal 1 saved." in sheet and "Enter deal 2" in sheet
     assert "round" not in text_of(client.get(f"/games/{game}/rounds/1")).split("Log out")[1][:60]
+
+
+def test_times_read_in_the_keepers_time_zone(keeper, client):
+    """Issue 22 point 5: the phone says its zone (a cookie set by the page's script); the
+    history and the payout page show times in it, with the zone; without it, UTC. A zone
+    the system does not know is ignored."""
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Bob": 20}).status_code == 302
+    html = client.get(f"/games/{game}/history").get_data(as_text=True)
+    utc = re.search(r'<time datetime="[^"]+T(\d\d):(\d\d):\d\dZ">[^<]* (\d\d):\d\d:\d\d UTC<', html)
+    assert utc and utc[1] == utc[3]
+    client.set_cookie("tz", "Asia/Kolkata")  # UTC+05:30, no summer time
+    html = client.get(f"/games/{game}/history").get_data(as_text=True)
+    shown = re.search(r'Z">[^<]* (\d\d):(\d\d):\d\d IST<', html)
+    assert shown, html
+    minutes = (int(utc[1]) * 60 + int(utc[2]) + 330) % (24 * 60)
+    assert (int(shown[1]), int(shown[2])) == divmod(minutes, 60)
+    client.set_cookie("tz", "../../etc/passwd")
+    assert " UTC<" in client.get(f"/games/{game}/history").get_data(as_text=True)
