@@ -233,7 +233,7 @@ def play_vegas(keeper: Keeper, night: int) -> int:
     assert keeper.api_game(game)["standings"]["rounds_played"] == 1  # not saved yet
     keeper.save()  # "Confirm and save"
     check_saved(keeper, 2, {"Ann": 20, "Bob": 30, "Cy": 30})
-    assert keeper.cell(2, "Bob") == "30 +45 R→30"
+    assert keeper.cell(2, "Bob") == "105→30 +45 R"  # reached, then where Bob starts again
     assert keeper.pot_heading() == "Pot: $8.00"  # 3 buy-ins and Bob's re-buy
     assert "1 re-buy" in keeper.text("section.pot")
 
