@@ -181,22 +181,22 @@ def users_list_command() -> None:
 @click.argument("email")
 def users_disable_command(email: str) -> None:
     """EMAIL's account cannot log in, and every login of it ends (its data stays)."""
-    from .services.accounts import set_disabled
-
-    user = _user_or_fail(email)
-    set_disabled(user, True)
-    click.echo(f"{user.email} is disabled: it cannot log in, and its logins ended.")
+    _set_disabled(email, True, "is disabled: it cannot log in, and its logins ended.")
 
 
 @users_group.command("enable")
 @click.argument("email")
 def users_enable_command(email: str) -> None:
     """EMAIL's account can log in again."""
+    _set_disabled(email, False, "is enabled: it can log in again.")
+
+
+def _set_disabled(email: str, disabled: bool, said: str) -> None:
     from .services.accounts import set_disabled
 
     user = _user_or_fail(email)
-    set_disabled(user, False)
-    click.echo(f"{user.email} is enabled: it can log in again.")
+    set_disabled(user, disabled)
+    click.echo(f"{user.email} {said}")
 
 
 @users_group.command("reset-link")
