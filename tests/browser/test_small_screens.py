@@ -466,3 +466,24 @@ def test_table_rules_has_a_disclosure_marker(
     keeper.goto(f"/nights/{site.night}/games/new?variant=vegas")
     folded = page.locator("details.rules > summary")
     assert folded.evaluate("e => getComputedStyle(e, '::before').content").strip('"') == "▸"
+
+
+@sizes
+@schemes
+def test_the_header_is_one_line_and_dates_do_not_break(
+    new_context: Callable[..., BrowserContext], site: Site, size: str, scheme: str
+) -> None:
+    """Issue 22: "How it scores" wrapped onto two lines in the header at 390 and 360 px
+    (a phone's header says "Rules"); a date broke at its hyphens ("2026-/11-20")."""
+    keeper, page = open_page(new_context, site, size, scheme)
+    keeper.goto(f"/games/{site.games['vegas-8']}")
+    for item in ("a.brand", "a.help-link", "a.account-link", "header.top button.link"):
+        box = page.locator(item).bounding_box()
+        assert box is not None and box["height"] <= MIN_TAP + 1, (item, box)
+    assert page.locator("a.help-link").inner_text() == "Rules"
+    header = page.locator("header.top").bounding_box()
+    assert header is not None and header["height"] <= MIN_TAP + 18, header
+    keeper.goto(f"/games/{site.games['vegas-8']}/history")
+    for stamp in page.locator("time").all()[:5]:
+        box = stamp.bounding_box()
+        assert box is not None and box["height"] < 30, (stamp.inner_text(), box)
