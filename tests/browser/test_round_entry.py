@@ -208,6 +208,12 @@ def test_eight_hands_on_one_screen_and_save_in_reach(
         choice = box_of(page.locator("label.out-choice").nth(i))
         assert choice["height"] >= 44 and choice["y"] + choice["height"] <= bar["y"]
     assert page.evaluate("() => document.documentElement.scrollWidth") <= size["viewport"]["width"]
+    # A typed sum shows whole in its field (issue 22: "10+10+7" was cut off), its total beside.
+    keeper.hand_input("Bob").fill("10+10+7")
+    widths = keeper.hand_input("Bob").evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] <= widths[1], f"the hand field cuts off 10+10+7: {widths}"
+    expect(keeper.hand_box("Bob").locator(".sum")).to_contain_text("27")
+    keeper.hand_input("Bob").fill("")
 
     # Who went out is unmistakable: their row marked, their field gone.
     keeper.tap(keeper.went_out_choice("Gus"))
