@@ -211,7 +211,8 @@ class Keeper:
             self.page.get_by_label("Flipped wild card (optional)").fill(wild)
 
     def save(self) -> None:
-        self.tap(self.button(re.compile(r"^(Save round \d+|Save correction|Confirm and save)$")))
+        saves = r"^(Save (?:round|deal) \d+|Save correction|Confirm and save)$"  # deal: Contract
+        self.tap(self.button(re.compile(saves)))
 
     def enter_round(
         self,

@@ -193,7 +193,7 @@ def test_contract_counter_values_from_the_table_rules(page: Page, live_server: s
         settings={"Aces count": "20", "Jokers count": "30"},
     )
     expect(page.locator(".banner-main")).to_have_text("Deal 1 of 7 · two sets · 10 cards")
-    keeper.follow(keeper.link("Enter round 1"))
+    keeper.follow(keeper.link("Enter deal 1"))
     keeper.fill_round("Ann", {})
     # 2-9 face value, 10 J Q K 10, aces and jokers as the table set them: 20 and 30.
     keeper.tap_cards("Bob", [("7", 7), ("8", 8)])
