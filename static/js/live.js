@@ -40,9 +40,23 @@
   }
 
   function follow(root, ends) {
+    fitTv(root);
     root.querySelectorAll(".grid-wrap").forEach(function (w, i) {
       if (!ends || ends[i] !== false) w.scrollTop = w.scrollHeight;
     });
+  }
+
+  // On a TV the current game's grid ends at the bottom of the screen: its box is as tall
+  // as what is left below its top, so the totals and the latest round (the box scrolls to
+  // it) are on screen without scrolling the page. Without the script: 72vh (app.css).
+  function fitTv(root) {
+    if (!document.body.classList.contains("tv")) return;
+    var wrap = root.querySelector(".grid-wrap");
+    if (!wrap) return;
+    wrap.style.maxHeight = "";
+    var top = wrap.getBoundingClientRect().top + window.scrollY;
+    var room = window.innerHeight - top - 12;
+    wrap.style.maxHeight = Math.max(room, 160) + "px";
   }
 
   function replace(html) {
@@ -107,7 +121,10 @@
   setup(main);
   // A TV shows the latest rounds from the start; on a phone the grid opens at its top, as
   // the keeper's sheet does (and the first paint is not followed by a scroll).
-  if (document.body.classList.contains("tv")) follow(main, null);
+  if (document.body.classList.contains("tv")) {
+    follow(main, null);
+    window.addEventListener("resize", function () { follow(main, grids(main)); });
+  }
   keepAwake();
   window.setInterval(poll, every);
   document.addEventListener("visibilitychange", function () {

@@ -303,3 +303,30 @@ def test_the_large_type_layout_on_a_tv(
     results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     serious = [v for v in results["violations"] if v["impact"] in SERIOUS]
     assert not serious, describe(serious)
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1024, 768), (1920, 1080)])
+def test_the_tv_shows_the_latest_round_and_the_totals_above_the_fold(
+    width: int, height: int, site: Site, new_context: Callable[..., BrowserContext]
+) -> None:
+    """Issue 22 point 9: on a TV the latest round and the game's totals are on screen
+    without scrolling, and the dealer's mark sits beside the name, never over it or
+    wrapping it."""
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(site.game + "?tv=1")
+    expect(page.locator("body.tv")).to_be_visible()
+    last, totals = page.locator("table.grid tbody tr").last, page.locator("tr.totals")
+    for what, row in (("latest round", last), ("totals", totals)):
+        box = row.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (what, box)
+        inside = row.evaluate(
+            """r => { const w = r.closest('.grid-wrap').getBoundingClientRect();
+                      const b = r.getBoundingClientRect();
+                      return b.top >= w.top - 1 && b.bottom <= w.bottom + 1; }"""
+        )
+        assert inside, f"the {what} row is scrolled out of the grid's box"
+    heads = page.locator("table.grid thead th.pn")
+    heights = heads.evaluate_all("hs => hs.map(h => Math.round(h.getBoundingClientRect().height))")
+    assert max(heights) - min(heights) <= 2, heights  # a dealer's mark wraps no name
+    assert overlaps(page, "main") == []
+    screenshot(page, f"tv-{width}x{height}")
