@@ -9,6 +9,8 @@ from flask_login import login_required
 
 from ... import services
 from ...forms import checked_whole, hand_text
+from ...models import Edit, Game
+from ...services import keepers
 from .blueprint import bp, game_or_404
 
 HISTORY_PAGE = 50
@@ -29,7 +31,18 @@ def history(game_id: int) -> str:
         edits=edits[:HISTORY_PAGE],
         older=older,
         describe=describe_edit,
+        who=_who(game, edits[:HISTORY_PAGE]),
     )
+
+
+def _who(game: Game, edits: list[Edit]) -> dict[int, str]:
+    """Who entered each change (their email, by user id), when the night is kept by more
+    than its owner now or was before (a change by someone else on the page); else
+    nothing (a keeper alone needs no name on every line)."""
+    ids = {e.user_id for e in edits if e.user_id is not None}
+    if ids - {game.night.owner_id} or keepers.co_keepers(game.night_id):
+        return keepers.emails_of(ids)
+    return {}
 
 
 def describe_edit(edit: Any) -> list[str]:

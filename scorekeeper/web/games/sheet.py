@@ -50,11 +50,14 @@ class SheetHead:
     night_name: str
     title: str
     variant: str
+    owned: bool  # the night's owner (not a co-keeper): Show players, Delete game
 
     @classmethod
     def of(cls, stamp: services.GameStamp) -> SheetHead:
         title = get_variant(stamp.variant).title
-        return cls(stamp.game_id, stamp.night_id, stamp.night_name, title, stamp.variant)
+        return cls(
+            stamp.game_id, stamp.night_id, stamp.night_name, title, stamp.variant, stamp.owned
+        )
 
 
 @dataclass(frozen=True, slots=True)
