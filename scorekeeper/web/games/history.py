@@ -37,11 +37,11 @@ def history(game_id: int) -> str:
 
 def _who(game: Game, edits: list[Edit]) -> dict[int, str]:
     """Who entered each change (their email, by user id), when the night is kept by more
-    than its owner now or was before (a change by someone else on the page); else
-    nothing (a keeper alone needs no name on every line)."""
-    ids = {e.user_id for e in edits if e.user_id is not None}
+    than its owner now or was before (a change on the page by someone else, or by an
+    account deleted since: no user); else nothing (a keeper alone needs no names)."""
+    ids = {e.user_id for e in edits}
     if ids - {game.night.owner_id} or keepers.co_keepers(game.night_id):
-        return keepers.emails_of(ids)
+        return keepers.emails_of({i for i in ids if i is not None})
     return {}
 
 
