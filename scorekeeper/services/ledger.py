@@ -312,9 +312,8 @@ def _moved_since(
 
 
 def later_nights(night: Night, user: User) -> list[Night]:
-    """Where this night's unpaid debts may be carried: the owner's nights in the same
-    currency played after it that ``user`` keeps too (by date, then by order of
-    creation), soonest first."""
+    """Where this night's unpaid debts may be carried: the owner's nights in the same currency
+    played after it that ``user`` keeps too (by date, then creation), soonest first."""
     query = (
         select(Night)
         .where(

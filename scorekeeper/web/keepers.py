@@ -98,7 +98,9 @@ def remove(night_id: int, user_id: int) -> Response:
     found = {k.user_id: k.email for k in keepers.co_keepers(night.id)}
     keepers.remove(night, user_id)
     if user_id in found:
-        flash(f"{found[user_id]} no longer keeps {night.name}.", "success")
+        again = " Renew or turn off the keeper link, or it lets them back in."
+        again = again if keepers.link_in_force(night.id) else ""
+        flash(f"{found[user_id]} no longer keeps {night.name}.{again}", "success")
     else:
         flash("Removed already: they no longer keep this night.", "info")
     return _back(night.id)

@@ -291,7 +291,10 @@ def test_a_removed_co_keeper_finds_nothing_of_the_night(app, table):
         )
         assert removed.status_code == 302
     assert count(app, CoKeeper) == 0
-    assert CO not in text_of(owner.client.get(f"/nights/{night}")).split("Keepers", 1)[1]
+    said = text_of(owner.client.get(f"/nights/{night}"))
+    assert f"{CO} no longer keeps Friday. Renew or turn off the keeper link" in said
+    assert "Removed already: they no longer keep this night." in said
+    assert CO not in said.split("Keepers", 1)[1]
     for url in (
         f"/nights/{night}",
         f"/nights/{night}/payout",
