@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import LIVE_TOKEN_BYTES, CoKeeper, KeeperLink, Night, User, utcnow
-from .base import Conflict, transaction
+from .base import Conflict, commit_created, creating, transaction
 
 
 def kept_by(user_id: Any, *, owner_only: bool = False) -> ColumnElement[bool]:
@@ -78,15 +78,17 @@ def turn_off(night_id: int) -> bool:
 
 
 @transaction
-def renew(night_id: int) -> KeeperLink:
-    """A new link in force and the old one off, in one commit."""
-    found = link_in_force(night_id)
-    if found is not None:
-        found.revoked_at = utcnow()
-        db.session.flush()  # off before the new one comes in (one in force at a time)
-    link = KeeperLink(token=secrets.token_urlsafe(LIVE_TOKEN_BYTES), night_id=night_id)
-    db.session.add(link)
-    _commit()
+def renew(night_id: int, *, user: User, submission: str | None) -> KeeperLink:
+    """A new link in force and the old one off, in one commit. The form's one-time id
+    makes a second post of it (a double tap) renew nothing more (AlreadyCreated)."""
+    with creating(user, submission):
+        found = link_in_force(night_id)
+        if found is not None:
+            found.revoked_at = utcnow()
+            db.session.flush()  # off before the new one comes in (one in force at a time)
+        link = KeeperLink(token=secrets.token_urlsafe(LIVE_TOKEN_BYTES), night_id=night_id)
+        db.session.add(link)
+        commit_created(user, submission, "keeper_link", link)
     return link
 
 

@@ -16,7 +16,7 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from .. import services
-from ..forms import KeeperForm
+from ..forms import KeeperForm, OneTimeForm
 from ..models import Night
 from ..services import keepers, live
 from .qr import qr_data_url
@@ -65,27 +65,35 @@ def _back(night_id: int) -> Response:
     return redirect(url_for("nights.show", night_id=night_id, _anchor="keepers"))
 
 
-#: What the owner may do to the keeper link: what it does, and what the owner is told.
-CHANGES: dict[str, tuple[Any, str]] = {
-    "open": (keepers.open_link, "Keeper link made: whoever opens it and logs in keeps the night."),
-    "renew": (keepers.renew, "A new keeper link: the old one opens nothing any more."),
-    "off": (keepers.turn_off, "The keeper link is off: it opens nothing. Co-keepers stay."),
+#: What the owner is told of a change of the keeper link.
+CHANGES = {
+    "open": "Keeper link made: whoever opens it and logs in keeps the night.",
+    "renew": "A new keeper link: the old one opens nothing any more.",
+    "off": "The keeper link is off: it opens nothing. Co-keepers stay.",
 }
 
 
 @bp.post("/nights/<id:night_id>/keepers/<any(open, renew, off):change>")
 @login_required
 def change_link(night_id: int, change: str) -> Response:
-    """Make, renew or turn off the night's keeper link (CSRF checked before the view;
-    each is idempotent: a second tap of Make finds the link, of Off finds it off)."""
+    """Make, renew or turn off the night's keeper link (CSRF checked before the view).
+    Each is idempotent: a second tap of Make finds the link, of Off finds it off, and
+    of Renew (its form's one-time id) renews nothing more."""
     night = _own_night(night_id)
-    done, what = CHANGES[change]
     try:
-        done(night.id)
+        if change == "renew":
+            form = OneTimeForm()
+            if not form.validate_on_submit():
+                abort(400)
+            keepers.renew(night.id, user=current_user, submission=form.submission.data)
+        else:
+            (keepers.open_link if change == "open" else keepers.turn_off)(night.id)
+    except services.AlreadyCreated:
+        flash("Renewed already (sent twice): the link below is the new one.", "info")
     except services.Conflict:
         flash("Something changed at the same moment: try again.", "error")
     else:
-        flash(what, "info")
+        flash(CHANGES[change], "info")
     return _back(night.id)
 
 

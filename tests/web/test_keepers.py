@@ -130,6 +130,19 @@ def test_renewed_turned_off_unknown_and_deleted_night_links_answer_the_same_404(
     assert unknown.status_code == 404 and NOT_FOUND in text_of(unknown)
     renewed = keeper_url(owner, night, "renew")
     assert renewed != link
+    # Renew tapped twice (one form, one one-time id): renewed once.
+    renew = next(
+        f
+        for f in forms_of(owner.client.get(f"/nights/{night}").get_data(as_text=True))
+        if f.action == f"/nights/{night}/keepers/renew"
+    )
+    links = count(app, KeeperLink)
+    for _ in range(2):
+        assert owner.client.post(renew.action, data=renew.values()).status_code == 302
+    assert count(app, KeeperLink) == links + 1
+    assert "Renewed already (sent twice)" in text_of(owner.client.get(f"/nights/{night}"))
+    assert stranger.client.get(renewed).status_code == 404
+    renewed = keeper_url(owner, night)  # Make, with a link in force: the same link
     assert page_of(stranger.client.get(link)) == page_of(unknown)
     assert stranger.client.get(renewed).status_code == 200
     assert owner.post_form(f"/nights/{night}", {}, action=f"/nights/{night}/keepers/off")
