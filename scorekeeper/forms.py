@@ -336,6 +336,11 @@ class DeleteNightForm(FlaskForm):
     """Deleting a night: a confirmation, nothing else (a second post finds it deleted)."""
 
 
+class KeeperForm(FlaskForm):
+    """A keeper link's or a co-keeper's change: a confirmation, nothing else (each is
+    idempotent: a second post finds it done)."""
+
+
 class JoinForm(VersionedForm):
     person = SelectField("Who joins", validate_choice=False, validators=[Optional()])
     new_name = StringField("Or a new player", validators=[Optional(), Length(max=MAX_NAME_LENGTH)])

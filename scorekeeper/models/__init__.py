@@ -5,7 +5,7 @@ every total, expiry and payout is derived by replaying them with the rules engin
     accounts  users, logins, log-in attempts, password resets, one-time form ids
     play      nights, regulars and their handles, people, games, seats, rounds, history
     ledger    payments, carries and write-offs; each game's stored results
-    links     live links for the players at the table
+    links     live links for the players at the table, keeper links and co-keepers
 """
 
 from .accounts import (
@@ -19,17 +19,19 @@ from .accounts import (
     utcnow,
 )
 from .ledger import GameResult, LedgerEntry
-from .links import LIVE_TOKEN_BYTES, LIVE_TOKEN_MAX, LiveLink
+from .links import LIVE_TOKEN_BYTES, LIVE_TOKEN_MAX, CoKeeper, KeeperLink, LiveLink
 from .play import Edit, Game, GameRound, Night, PaymentHandle, Person, Regular, RegularMerge, Seat
 
 __all__ = [
     "LIVE_TOKEN_BYTES",
     "LIVE_TOKEN_MAX",
     "TOKEN_MAX",
+    "CoKeeper",
     "Edit",
     "Game",
     "GameResult",
     "GameRound",
+    "KeeperLink",
     "LedgerEntry",
     "LiveLink",
     "LoginAttempt",

@@ -1,4 +1,4 @@
-"""Read-only live links for the players at the table."""
+"""Read-only live links for the players at the table; keeper links and co-keepers."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     String,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.orm import Mapped, mapped_column
@@ -58,3 +59,42 @@ class LiveLink(Model):
     night_id: Mapped[int | None] = mapped_column(ForeignKey("nights.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class KeeperLink(Model):
+    """A link the keeper of a night hands out (``/keep/<token>``): whoever opens it, logged
+    in, may become a co-keeper of that night (:class:`CoKeeper`). The token is the only
+    key (128 random bits, unique); a night has at most one link in force (``revoked_at``
+    empty, kept by a partial unique index), turned off or renewed like a ``LiveLink``. A
+    link of a deleted night, or turned off, or never made, answers the same 404."""
+
+    __tablename__ = "keeper_links"
+    __table_args__ = (
+        Index(
+            "uq_keeper_links_night_in_force",
+            "night_id",
+            unique=True,
+            sqlite_where=text("revoked_at IS NULL"),
+            postgresql_where=text("revoked_at IS NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(LIVE_TOKEN_MAX), unique=True, index=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class CoKeeper(Model):
+    """Another account that keeps a night with its owner: enters, corrects and undoes
+    rounds, adds late joiners and marks payments there (never deletes it, never sees the
+    owner's other nights). Removing a co-keeper deletes the row: access ends at once."""
+
+    __tablename__ = "co_keepers"
+    __table_args__ = (UniqueConstraint("night_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

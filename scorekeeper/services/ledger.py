@@ -32,9 +32,10 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import LedgerEntry, Night, Regular
+from ..models import LedgerEntry, Night, Regular, User
 from ..rules import Settlement, Standings, Transfer, format_money, name_key, settle
 from ..rules.money import signed_money
+from .keepers import kept_by
 from .nights import night_games
 from .payments import PayOption, pay_options
 
@@ -302,13 +303,14 @@ def _moved_since(
     return MovedSince(last.created_at, tuple(sorted(changes, key=lambda c: c[0].casefold())))
 
 
-def later_nights(night: Night) -> list[Night]:
-    """Where this night's unpaid debts may be carried: the keeper's nights in the same
-    currency played after it (by date, then by order of creation), soonest first."""
+def later_nights(night: Night, user: User) -> list[Night]:
+    """Where this night's unpaid debts may be carried: the owner's nights in the same currency
+    played after it that ``user`` keeps too (by date, then creation), soonest first."""
     query = (
         select(Night)
         .where(
             Night.owner_id == night.owner_id,
+            kept_by(user.id),
             Night.deleted_at.is_(None),
             Night.currency == night.currency,
             or_(

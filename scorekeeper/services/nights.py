@@ -39,6 +39,7 @@ from .base import (
     lock_games,
     transaction,
 )
+from .keepers import kept_by
 from .regulars import add_missing_regulars, new_person
 from .state import mark_changed, standings_for
 
@@ -50,13 +51,16 @@ MAX_GAMES_PER_NIGHT = 50
 MAX_PEOPLE_PER_NIGHT = 60
 
 
-def owned_night(night_id: int, owner: User, *, deleted: bool = False) -> Night | None:
+def owned_night(
+    night_id: int, user: User, *, deleted: bool = False, owner_only: bool = False
+) -> Night | None:
     """A night with its people and games (seats and rounds too), in a fixed number of
-    queries however many games it holds; owner only; a deleted night only when asked."""
+    queries however many games it holds; one ``user`` may keep (its owner or a
+    co-keeper; the owner alone with ``owner_only``); a deleted night only when asked."""
     games = selectinload(Night.games)
     query = (
         select(Night)
-        .where(Night.id == night_id, Night.owner_id == owner.id)
+        .where(Night.id == night_id, kept_by(user.id, owner_only=owner_only))
         .options(
             selectinload(Night.people),
             games.selectinload(Game.seats).joinedload(Seat.person),

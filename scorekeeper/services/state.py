@@ -53,6 +53,7 @@ from ..rules import (
 )
 from . import results
 from .base import refuse
+from .keepers import kept_by
 
 # About 16 bytes of replay per byte of the record's JSON (tests/rules/test_cache.py): the
 # largest game allowed (200 rounds, 20 players) is about 1 MB, a usual one a few dozen KB.
@@ -205,9 +206,15 @@ def _loaded_at(game: Game, stamp: StateStamp) -> bool:
 
 
 def owned_game(
-    game_id: int, owner: User, *, deleted: bool = False, eager: bool = True
+    game_id: int,
+    user: User,
+    *,
+    deleted: bool = False,
+    eager: bool = True,
+    owner_only: bool = False,
 ) -> Game | None:
-    """A game with its seats and rounds in a fixed number of queries, owner only; a deleted
+    """A game with its seats and rounds in a fixed number of queries, of a night ``user``
+    may keep (owner or co-keeper; the owner alone with ``owner_only``); a deleted
     game (or a game of a deleted night) only when ``deleted`` is asked for. With
     ``eager=False`` only the game's row: its seats and rounds load on first use (one
     query each then), for a request that may find the game's standings by its stamp and
@@ -215,7 +222,8 @@ def owned_game(
     query = (
         select(Game)
         .join(Night)
-        .where(Game.id == game_id, Night.owner_id == owner.id, Night.deleted_at.is_(None))
+        .where(Game.id == game_id, kept_by(user.id, owner_only=owner_only))
+        .where(Night.deleted_at.is_(None))
     )
     if eager:
         query = query.options(
@@ -228,7 +236,8 @@ def owned_game(
 
 @dataclass(frozen=True, slots=True)
 class GameStamp:
-    """One stored state of one keeper's game, read in one indexed query: who asks, the
+    """One stored state of a game one user keeps (owns, or co-keeps: ``owned`` says
+    which), read in one indexed query: who asks, the
     game's version and what its documents print beside the record (night, date, paper).
     ``key`` names the state for every cache of what is drawn from it (rendered sheet,
     PDFs): the version changes with every change to the record (see ``mark_changed``), and the
@@ -245,6 +254,12 @@ class GameStamp:
     played_on: date
     paper: str
     locale: str  # how the night writes money
+    owner_id: int  # the night's owner: ``user_id`` itself, or a co-keeper's night
+
+    @property
+    def owned(self) -> bool:
+        """Whether the user is the night's owner (not a co-keeper)."""
+        return self.user_id == self.owner_id
 
     @property
     def key(self) -> str:
@@ -274,6 +289,7 @@ _STAMP_COLUMNS = (
     Night.played_on,
     Night.paper,
     Night.locale,
+    Night.owner_id,
 )
 
 
@@ -288,7 +304,7 @@ _LIVE_GAME = (
 _STAMP_BY_TOKEN = (
     select(*_STAMP_COLUMNS)
     .join(UserSession, UserSession.user_id == User.id)
-    .join(Night, Night.owner_id == User.id)
+    .join(Night, kept_by(User.id))
     .join(Game, Game.night_id == Night.id)
     .where(UserSession.token == bindparam("token"), UserSession.expires_at > bindparam("now"))
     .where(*_LIVE_GAME)
@@ -300,7 +316,8 @@ _STAMP_LOADING_GAME = _STAMP_BY_TOKEN.add_columns(Game)
 
 _STAMP_BY_USER = (
     select(*_STAMP_COLUMNS)
-    .join(Night, Night.owner_id == User.id)
+    .select_from(User)
+    .join(Night, kept_by(User.id))
     .join(Game, Game.night_id == Night.id)
     .where(User.id == bindparam("user_id"))
     .where(*_LIVE_GAME)
@@ -327,7 +344,7 @@ def game_stamp(
         row = db.session.execute(_STAMP_BY_USER, {"user_id": user.id, "game_id": game_id}).first()
     else:
         return None
-    return None if row is None else GameStamp(*row)
+    return None if row is None else GameStamp(*tuple(row))
 
 
 def game_stamp_loading(game_id: int, token: str) -> tuple[GameStamp, Game] | None:

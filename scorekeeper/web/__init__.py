@@ -192,6 +192,7 @@ def init_app(app: Flask) -> None:
         auth,
         games,
         home,
+        keepers,
         live,
         nights,
         offline,
@@ -201,7 +202,8 @@ def init_app(app: Flask) -> None:
     )
 
     app.url_map.converters["id"] = IdConverter
-    blueprints = (home, auth, accounts, nights, settle, regulars, games, printouts, api, live)
+    blueprints = (home, auth, accounts, nights, settle, regulars, games, printouts, api, live,
+                  keepers)  # fmt: skip
     for module in (*blueprints, offline):
         app.register_blueprint(module.bp)
     app.before_request(_larger_uploads)

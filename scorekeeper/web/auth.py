@@ -170,7 +170,10 @@ def signup() -> str | Response | tuple[str, int]:
     if form.validate_on_submit():
         register(form.email.data.strip().lower(), form.password.data)
         flash(SIGNED_UP, "info")
-        return redirect(url_for("auth.login", next=url_for("nights.new")))
+        # On to log in, then where the sign-up was going (a keeper link), else a new night.
+        wanted = request.args.get("next")
+        after = _safe_next(wanted) if wanted else url_for("nights.new")
+        return redirect(url_for("auth.login", next=after))
     status = 422 if form.errors else 200
     return render_template("auth/signup.html", form=form), status
 

@@ -10,6 +10,7 @@ from ..extensions import db
 from ..forms import DeleteNightForm
 from ..models import Night
 from ..rules import VARIANTS
+from ..services import keepers
 from .nights import summaries
 
 bp = Blueprint("home", __name__)
@@ -41,6 +42,7 @@ def index() -> str:
         earlier=nights[1:],
         deleted=deleted,
         restore_form=DeleteNightForm(),
+        kept_with=keepers.nights_kept_with(current_user),
     )
 
 

@@ -32,7 +32,6 @@ import time
 from collections import OrderedDict, deque
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -58,6 +57,7 @@ from .games.sheet import SheetView
 from .headers import templates_version, unchanged
 from .lan import reach
 from .nights import night_or_404
+from .qr import qr_data_url
 
 bp = Blueprint("live", __name__)
 
@@ -206,14 +206,6 @@ def _full_games(drawn: list[tuple[Game, Any]]) -> set[int]:
 
 
 # ------------------------------------------------------------------ the keeper ---
-def _qr(url: str) -> str:
-    """The link as a QR code, an SVG data URL for an <img> (the CSP allows ``data:``
-    images; no script or style in it). Dark on white whatever the colour scheme, with
-    the quiet zone the readers need."""
-    code = segno.make(url, error="m")
-    return str(code.svg_data_uri(scale=6, border=4, dark="#000", light="#fff"))
-
-
 def _keeper_page(
     *, link: LiveLink | None, title: str, subject: str, back: str, actions: dict[str, str]
 ) -> str:
@@ -229,7 +221,7 @@ def _keeper_page(
         url=url,
         here=request.host_url.rstrip("/") + path if path else None,
         reach=where,
-        qr=_qr(url) if url else None,
+        qr=qr_data_url(url) if url else None,
         title=title,
         subject=subject,
         back=back,
@@ -252,7 +244,7 @@ def _actions(kind: str, **target: Any) -> dict[str, str]:
 def game_link(game_id: int) -> str | BaseResponse:
     """The keeper's page of a game's live view: the QR code and the link, or the way to
     make one; a POST ("Show players") makes the link, or finds the one in force."""
-    game: Game = game_or_404(game_id)
+    game: Game = game_or_404(game_id, owner_only=True)
     if request.method == "POST":
         return _changed("open", {"game_id": game.id})
     return _keeper_page(
@@ -268,7 +260,7 @@ def game_link(game_id: int) -> str | BaseResponse:
 @login_required
 def night_link(night_id: int) -> str | BaseResponse:
     """The same for a night (its games and the running settlement)."""
-    night: Night = night_or_404(night_id)
+    night: Night = night_or_404(night_id, owner_only=True)
     if request.method == "POST":
         return _changed("open", {"night_id": night.id})
     return _keeper_page(
@@ -305,10 +297,10 @@ def _changed(change: str, target: dict[str, Any]) -> BaseResponse:
 @bp.post("/games/<id:game_id>/live/<any(renew, off):change>")
 @login_required
 def change_game_link(game_id: int, change: str) -> BaseResponse:
-    return _changed(change, {"game_id": game_or_404(game_id).id})
+    return _changed(change, {"game_id": game_or_404(game_id, owner_only=True).id})
 
 
 @bp.post("/nights/<id:night_id>/live/<any(renew, off):change>")
 @login_required
 def change_night_link(night_id: int, change: str) -> BaseResponse:
-    return _changed(change, {"night_id": night_or_404(night_id).id})
+    return _changed(change, {"night_id": night_or_404(night_id, owner_only=True).id})

@@ -36,12 +36,15 @@ from ..rules import RecordError, Standings
 from ..rules.money import use_money_locale
 from ..services import ledger
 from ..services.regulars import regulars_of
+from .keepers import keepers_section
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
 
-def night_or_404(night_id: int, *, deleted: bool = False) -> Night:
-    night = services.owned_night(night_id, current_user, deleted=deleted)
+def night_or_404(night_id: int, *, deleted: bool = False, owner_only: bool = False) -> Night:
+    """A night the logged-in user keeps (owner or co-keeper; the owner alone with
+    ``owner_only``), or 404: the same answer for a night that is not there."""
+    night = services.owned_night(night_id, current_user, deleted=deleted, owner_only=owner_only)
     if night is None:
         abort(404)
     use_money_locale(night.locale)
@@ -127,9 +130,12 @@ def show(night_id: int) -> str:
 
 
 def _render_show(night: Night, person_form: PersonForm) -> str:
+    owned = night.owner_id == current_user.id
     return render_template(
         "nights/show.html",
         night=night,
+        owned=owned,
+        **(keepers_section(night) if owned else {}),
         games=summaries(night),
         deleted=deleted_games(night),
         person_form=person_form,
@@ -220,7 +226,7 @@ def night_summary(night: Night) -> NightSummary:
 @bp.route("/<id:night_id>/delete", methods=["GET", "POST"])
 @login_required
 def delete(night_id: int) -> str | Response:
-    night = night_or_404(night_id, deleted=request.method == "POST")
+    night = night_or_404(night_id, deleted=request.method == "POST", owner_only=True)
     form = DeleteNightForm()
     if form.validate_on_submit():
         if night.deleted_at is None:  # a second tap finds it deleted already
@@ -233,7 +239,7 @@ def delete(night_id: int) -> str | Response:
 @bp.post("/<id:night_id>/restore")
 @login_required
 def restore(night_id: int) -> Response:
-    night = night_or_404(night_id, deleted=True)
+    night = night_or_404(night_id, deleted=True, owner_only=True)
     if not DeleteNightForm().validate_on_submit():
         abort(400)
     if night.deleted_at is not None:

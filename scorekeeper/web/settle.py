@@ -43,7 +43,7 @@ def _forms(night: Night, book: ledger.NightBook) -> dict[str, Any]:
     carry.target.choices = options(
         [
             (str(t.id), f"{t.name} · {t.played_on.strftime('%d %b %Y')}")
-            for t in ledger.later_nights(night)
+            for t in ledger.later_nights(night, current_user)
         ]
     )
     step = StepForm(prefix="step", unit=str(night.settle_unit))
@@ -151,7 +151,9 @@ def pay(night_id: int) -> str | Response | tuple[str, int]:
 def carry(night_id: int) -> Response:
     night = night_or_404(night_id)
     form = CarryForm(prefix="carry")
-    form.target.choices = options([(str(t.id), t.name) for t in ledger.later_nights(night)])
+    form.target.choices = options(
+        [(str(t.id), t.name) for t in ledger.later_nights(night, current_user)]
+    )
     if not form.validate_on_submit():
         flash(
             "A debt is carried only into a later night of yours in the same currency: "

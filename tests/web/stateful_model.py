@@ -324,10 +324,14 @@ class CardNights(RuleBasedStateMachine):
         # Two gunicorn workers: each keeps its own caches, and a request lands on either.
         self.workers = [_worker_caches(), _fresh_worker_caches()]
         self._signup()
+        # A co-keeper (issue 25): another account that keeps some of the keepers' nights
+        # by their keeper links, entering and undoing rounds on the same games.
+        self.co: Phone | None = None
+        self.co_nights: set[int] = set()
 
     # -- plumbing --------------------------------------------------------------------
-    def _signup(self) -> Phone:
-        email = f"keeper{len(self.phones) + 1}@example.com"
+    def _signup(self, email: str | None = None) -> Phone:
+        email = email or f"keeper{len(self.phones) + 1}@example.com"
         keeper = Keeper(self.app.test_client())
         keeper.signup(email)
         with app_context(self.app):
@@ -933,6 +937,9 @@ class CardNights(RuleBasedStateMachine):
     def undo_last_round(self, data: st.DataObject) -> None:
         phone, game = self.pick_game(data) or (None, None)
         assert phone is not None and game is not None
+        self.undo_last(data, phone, game)
+
+    def undo_last(self, data: st.DataObject, phone: Phone, game: GameModel) -> None:
         before = self.api(phone, game.id)
         form = self.page_form(phone, f"/games/{game.id}", "/rounds/last/delete")
         if form is None:
@@ -944,7 +951,7 @@ class CardNights(RuleBasedStateMachine):
             same(after, before, "refused change")
         else:
             assert after["record"]["rounds"] == before["record"]["rounds"][:-1]
-        self.touch(phone.nights[game.night], game.id)
+        self.touch(self.owner_of(game.night)[1], game.id)
 
     @precondition(has_game)
     @rule(data=st.data())
@@ -981,6 +988,130 @@ class CardNights(RuleBasedStateMachine):
         # game is over meanwhile. Whichever, nothing of the old form is saved.
         assert r.status_code in (302, 409, 422), r.status_code
         assert snapshot(self.app) == before
+
+    # -- a co-keeper ------------------------------------------------------------------
+    def owner_of(self, night_id: int) -> tuple[Phone, NightModel]:
+        return next((p, p.nights[night_id]) for p in self.phones if night_id in p.nights)
+
+    def co_games(self) -> list[tuple[Phone, GameModel]]:
+        """The live games of the live nights the co-keeper keeps, with their owners."""
+        found = []
+        for night_id in sorted(self.co_nights):
+            owner, night = self.owner_of(night_id)
+            if not night.deleted:
+                found.extend((owner, game) for game in night.live_games())
+        return found
+
+    @precondition(has_night)
+    @rule(data=st.data())
+    def co_keeper_joins_by_the_link(self, data: st.DataObject) -> None:
+        """The owner makes (or renews) the night's keeper link; the co-keeper opens it,
+        confirms (maybe twice), and keeps the night; a renewed-away link opens nothing."""
+        with_games = [(p, n) for p in self.phones for n in p.live_nights() if n.live_games()]
+        if with_games:  # mostly a night with games to play, so the co-keeper plays soon
+            owner, night = data.draw(st.sampled_from(with_games), label="night")
+        else:
+            owner, night = self.pick_night(data) or (None, None)
+        assert owner is not None and night is not None
+        if self.co is None:
+            self.co = self._signup("cokeeper@example.com")
+            self.phones.remove(self.co)  # a keeper of no night of its own here
+        page = f"/nights/{night.id}"
+        old = self.keeper_link(owner, night.id)
+        change = "renew" if old and data.draw(st.booleans(), label="renew") else "open"
+        # With a link in force the page offers Renew and Off; Make sent again (a second
+        # tap from an older page) finds the same link.
+        form = self.page_form(owner, page, "/keepers/renew" if old else "/keepers/open")
+        assert form is not None
+        action = f"{page}/keepers/{change}"
+        self.send(owner, action, form.values(), double=data.draw(st.booleans(), label="double"))
+        link = self.keeper_link(owner, night.id)
+        assert link is not None and (link != old if change == "renew" else old in (None, link))
+        if old and link != old:
+            self.get(self.co, old, 404)
+        r = self.get(self.co, link, (200, 302))
+        if r.status_code == 302:  # keeps it already: straight to the night
+            assert night.id in self.co_nights and r.headers["Location"] == page
+            return
+        assert night.id not in self.co_nights
+        confirm = self.form_in(r.get_data(as_text=True), link)
+        assert confirm is not None
+        self.send(self.co, link, confirm.values(), double=data.draw(st.booleans(), label="double"))
+        self.co_nights.add(night.id)
+
+    def keeper_link(self, owner: Phone, night_id: int) -> str | None:
+        html = self.get(owner, f"/nights/{night_id}").get_data(as_text=True)
+        found = re.search(r'id="keeper-url" type="text" readonly value="[^"]*(/keep/[^"]+)"', html)
+        return found.group(1) if found else None
+
+    @precondition(lambda self: self.co is not None and self.co_games())
+    @rule(data=st.data(), steps=st.integers(1, 3))
+    def co_keeper_plays_and_undoes(self, data: st.DataObject, steps: int) -> None:
+        """The co-keeper plays rounds on an owner's game, undoes the last one, or saves
+        while the owner's round form is open (the owner's is then refused, not saved)."""
+        assert self.co is not None
+        owner, game = data.draw(st.sampled_from(self.co_games()), label="co-kept game")
+        self.touch(self.owner_of(game.night)[1], game.id)
+        for _ in range(steps):
+            what = data.draw(st.sampled_from(["play", "play", "undo", "race"]), label="co does")
+            self.co_keeper_step(data, owner, game, what)
+
+    def co_keeper_step(self, data: st.DataObject, owner: Phone, game: GameModel, what: str) -> None:
+        assert self.co is not None
+        if what == "undo":
+            self.undo_last(data, self.co, game)
+            return
+        stale = owner.client.get(f"/games/{game.id}/rounds/new")
+        if stale.status_code != 200:  # the game is over
+            owner.client.get(stale.headers["Location"])
+            return
+        saved, _ = self._play_round(data, self.co, game, finishing=False)
+        sheet = self.get(self.co, f"/games/{game.id}").get_data(as_text=True)
+        assert "Delete game" not in sheet and "Show players" not in sheet
+        if what != "race" or not saved:
+            return
+        form = self.form_in(stale.get_data(as_text=True))
+        assert form is not None
+        values = form.values()
+        values["went_out"] = next(seat for seat in form.labels("went_out") if seat)
+        values.update({k.replace("cards-", "hand-"): "5" for k in values if k.startswith("cards-")})
+        before = snapshot(self.app)
+        r = owner.client.post(f"/games/{game.id}/rounds/new", data=values)
+        _, shown = self._outcome(owner, r)
+        assert r.status_code in (302, 409, 422), r.status_code
+        if r.status_code == 409:
+            assert "changed on another phone" in text_of_html(shown)
+        assert snapshot(self.app) == before
+
+    @precondition(lambda self: self.co is not None and self.co_nights)
+    @rule(data=st.data())
+    def co_keeper_removed(self, data: st.DataObject) -> None:
+        """The owner removes the co-keeper: the night and its games answer 404 at once."""
+        assert self.co is not None
+        night_id = data.draw(st.sampled_from(sorted(self.co_nights)), label="co-kept night")
+        owner, night = self.owner_of(night_id)
+        if night.deleted:
+            return
+        page = f"/nights/{night_id}"
+        form = self.page_form(owner, page, f"/keepers/{self.co.user_id}/remove")
+        assert form is not None
+        self.send(
+            owner, form.action, form.values(), double=data.draw(st.booleans(), label="double")
+        )
+        self.co_nights.discard(night_id)
+        self.get(self.co, page, 404)
+        for game in night.live_games():
+            self.get(self.co, f"/games/{game.id}", 404)
+
+    @invariant()
+    def co_keeper_reaches_what_it_keeps_only(self) -> None:
+        """The co-keeper's home page lists exactly the live nights it keeps."""
+        if self.co is None:
+            return
+        html = self.get(self.co, "/").get_data(as_text=True)
+        listed = {int(i) for i in re.findall(r'href="/nights/(\d+)"', html)}
+        kept = {n for n in self.co_nights if not self.owner_of(n)[1].deleted}
+        assert listed == kept, (listed, kept)
 
     # -- records -----------------------------------------------------------------------
     @precondition(has_game)

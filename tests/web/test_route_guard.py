@@ -14,12 +14,20 @@ from typing import Any
 import pytest
 from flask import Flask, url_for
 from flask.testing import FlaskClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.models import LedgerEntry, LoginAttempt, Night, Person, RegularMerge, utcnow
+from scorekeeper.models import (
+    LedgerEntry,
+    LoginAttempt,
+    Night,
+    Person,
+    RegularMerge,
+    User,
+    utcnow,
+)
 from tests.conftest import make_app
 from tests.web.checks import audit, snapshot
 from tests.web.keeper import Keeper, inputs, text_of
@@ -33,6 +41,24 @@ ANONYMOUS_ALLOWED = {"auth.signup", "auth.login", "auth.forgot_password", "auth.
 # view (web/live.py), found by an unguessable token alone. Read-only (GET only, no form,
 # no cookie set, nothing changed), and an unknown or turned-off token shows nothing.
 PUBLIC_READ_ONLY = {"live.game", "live.night"}
+# The keeper link (web/keepers.py): whoever has it and logs in may join the night as a
+# co-keeper, so another user is not refused there (tests/web/test_keepers.py); anonymous
+# users are sent to log in, and a token never made answers 404 like any unknown link.
+KEEPER_LINK = {"keepers.open_link"}
+# What a co-keeper of the night may not do, though the URL names that night or its
+# game: 404, as for a stranger. Every other page of the night is theirs too.
+OWNER_ONLY = {
+    "nights.delete",
+    "nights.restore",
+    "games.delete",
+    "games.restore",
+    "live.game_link",
+    "live.night_link",
+    "live.change_game_link",
+    "live.change_night_link",
+    "keepers.change_link",
+    "keepers.remove",
+}
 # Pages anyone may read (no one's data in them).
 PUBLIC_PAGES = {
     "home.index",
@@ -53,6 +79,7 @@ class Site:
     app: Flask
     owner: Keeper
     other: Keeper
+    co: Keeper  # a co-keeper of the owner's night, by its keeper link
     ids: dict[str, int]
     plausible: dict[str, str]  # what a real form would send (hidden fields included)
     tokens: dict[str, str]  # the owner's live links, by the endpoint that shows them
@@ -149,11 +176,34 @@ def site(app: Flask, client: FlaskClient) -> Site:
         "entry_id": entry,
         "merge_id": merge_id,
     }
+    co = Keeper(app.test_client())
+    co.signup("carol@example.com")
+    keep = keeper_token(owner, night)
+    assert co.post_form(f"/keep/{keep}", {}).status_code == 302
+    with app.app_context():
+        ids["user_id"] = user_id("carol@example.com")
     tokens = {
         "live.game": live_token(owner, f"/games/{game}/live"),
         "live.night": live_token(owner, f"/nights/{night}/live"),
+        "keepers.open_link": keep,
     }
-    return Site(app, owner, other, ids, plausible, tokens)
+    return Site(app, owner, other, co, ids, plausible, tokens)
+
+
+def keeper_token(owner: Keeper, night: int) -> str:
+    """The night's keeper link, made on its page; its token, read off the page."""
+    response = owner.post_form(f"/nights/{night}", {}, action=f"/nights/{night}/keepers/open")
+    assert response.status_code == 302, response.status_code
+    html = owner.client.get(f"/nights/{night}").get_data(as_text=True)
+    found = re.search(r'id="keeper-url" type="text" readonly value="[^"]*/keep/([^"/]+)"', html)
+    assert found, html
+    return found.group(1)
+
+
+def user_id(email: str) -> int:
+    found = db.session.scalar(select(User.id).where(User.email == email))
+    assert found is not None
+    return found
 
 
 def live_token(owner: Keeper, page: str) -> str:
@@ -219,8 +269,8 @@ def test_every_changing_route_with_ids_is_not_found_for_another_user(site):
     before = snapshot(site.app)
     checked = 0
     for rule in rules(site.app, CHANGING):
-        if not rule.arguments:
-            continue  # nothing of anyone's in the URL (new night, log out)
+        if not rule.arguments or rule.endpoint in KEEPER_LINK:
+            continue  # nothing of anyone's in the URL (new night, log out), or the link
         client = site.other.client
         data = {**site.plausible, "csrf_token": token(client, "/")}
         response = client.open(site.url(rule), method=method_of(rule), data=data)
@@ -253,8 +303,8 @@ def test_every_changing_route_needs_the_csrf_token(site):
 def test_every_page_with_ids_is_for_its_owner_only(site):
     checked = 0
     for rule in rules(site.app, {"GET"}):
-        if not rule.arguments or rule.endpoint in PUBLIC_READ_ONLY:
-            continue  # the live views: see test_public_read_only_pages_*
+        if not rule.arguments or rule.endpoint in PUBLIC_READ_ONLY | KEEPER_LINK:
+            continue  # the live views: see test_public_read_only_pages_*; the keeper link
         url = site.url(rule)
         owner = site.owner.client.get(url)
         assert owner.status_code == 200, (url, owner.status_code)
@@ -270,6 +320,43 @@ def test_every_page_with_ids_is_for_its_owner_only(site):
             assert "There is nothing here, or it is not yours to see." in text_of(other)
         checked += 1
     assert checked >= 12
+
+
+def test_a_co_keeper_reads_every_page_of_the_night_but_the_owners_alone(site):
+    """Every GET route naming the owner's night, its game, person or ledger entry: the
+    co-keeper reads it, except the owner's alone (OWNER_ONLY) and the owner's regulars
+    and merges (named by their own ids), which answer 404 as to a stranger."""
+    read, refused = set(), set()
+    for rule in rules(site.app, {"GET"}):
+        if not rule.arguments or rule.endpoint in PUBLIC_READ_ONLY | KEEPER_LINK:
+            continue
+        response = site.co.client.get(site.url(rule))
+        assert response.status_code in {200, 404}, (rule.rule, response.status_code)
+        (read if response.status_code == 200 else refused).add(rule.endpoint)
+    regulars = {e for e in read | refused if e.startswith("regulars.")}
+    assert refused == (OWNER_ONLY | regulars) & (read | refused)
+    assert {"nights.show", "games.sheet", "games.history", "settle.payout"} <= read
+    assert {"printouts.game_sheet", "printouts.payout_pdf", "games.new_round", "games.join"} <= read
+
+
+def test_a_co_keeper_is_not_found_on_the_owners_alone_and_nothing_changes(site):
+    before = snapshot(site.app)
+    checked = set()
+    for rule in rules(site.app, CHANGING):
+        if rule.endpoint not in OWNER_ONLY:
+            continue
+        client = site.co.client
+        data = {**site.plausible, "csrf_token": token(client, "/")}
+        response = client.open(site.url(rule), method=method_of(rule), data=data)
+        assert response.status_code == 404, (rule.rule, response.status_code)
+        assert NOT_FOUND in text_of(response)
+        checked.add(rule.endpoint)
+    assert checked == {e for e in OWNER_ONLY if "POST" in _methods(site.app, e)}
+    assert snapshot(site.app) == before
+
+
+def _methods(app: Flask, endpoint: str) -> set[str]:
+    return {m for r in app.url_map.iter_rules() if r.endpoint == endpoint for m in r.methods}
 
 
 def test_pages_without_ids_need_a_login_unless_public(site):

@@ -6,10 +6,12 @@ from sqlalchemy import delete, or_, select, update
 
 from ...extensions import db
 from ...models import (
+    CoKeeper,
     Edit,
     Game,
     GameResult,
     GameRound,
+    KeeperLink,
     LedgerEntry,
     LiveLink,
     LoginAttempt,
@@ -31,21 +33,25 @@ from ..regulars import lock_keeper
 def delete_account(user: User) -> None:
     """Erase the account and everything of it, in one transaction: its nights, games,
     rounds, history, seats, results, people, regulars, ways to pay, merges, ledger
-    entries, live links, one-time form ids, logins, reset links and the log-in attempts
-    of its email. Nothing is kept: its live links then answer as unknown ones."""
+    entries, live and keeper links, co-keepers, one-time form ids, logins, reset links
+    and the log-in attempts of its email. Nothing is kept: its live and keeper links
+    then answer as unknown ones."""
     user_id, email = user.id, user.email
     try:
         lock_keeper(user_id)
         nights = select(Night.id).where(Night.owner_id == user_id).scalar_subquery()
         games = select(Game.id).where(Game.night_id.in_(nights)).scalar_subquery()
         regulars = select(Regular.id).where(Regular.owner_id == user_id).scalar_subquery()
-        # Hook for co-keepers (issue 25, part 1): when other accounts can keep this
-        # account's nights, their access (and any keeper links) ends here, with these
-        # nights; and this account's own changes on other accounts' nights (edits and
-        # ledger entries it recorded there) must be handed over or erased before its
-        # users row goes.
+        # Co-keepers of its nights lose access with them, and its keeper links go (they
+        # then answer as unknown ones); where it co-kept another account's night, it
+        # stops, and what it recorded there stays, its own no more: the history's
+        # entries say "a deleted account" (no user), its ledger entries are handed over
+        # to that night's owner (who keeps the night's money).
+        owner = select(Night.owner_id).where(Night.id == LedgerEntry.night_id).scalar_subquery()
         statements = [
             delete(LiveLink).where(or_(LiveLink.game_id.in_(games), LiveLink.night_id.in_(nights))),
+            delete(KeeperLink).where(KeeperLink.night_id.in_(nights)),
+            delete(CoKeeper).where(or_(CoKeeper.night_id.in_(nights), CoKeeper.user_id == user_id)),
             delete(GameResult).where(GameResult.game_id.in_(games)),
             delete(GameRound).where(GameRound.game_id.in_(games)),
             delete(Edit).where(Edit.game_id.in_(games)),
@@ -60,6 +66,9 @@ def delete_account(user: User) -> None:
             delete(PaymentHandle).where(PaymentHandle.regular_id.in_(regulars)),
             update(Regular).where(Regular.owner_id == user_id).values(merged_into_id=None),
             delete(Regular).where(Regular.owner_id == user_id),
+            update(Edit).where(Edit.user_id == user_id).values(user_id=None),
+            update(LedgerEntry).where(LedgerEntry.user_id == user_id).values(user_id=owner),
+            update(LedgerEntry).where(LedgerEntry.undone_by == user_id).values(undone_by=owner),
             delete(Submission).where(Submission.user_id == user_id),
             delete(UserSession).where(UserSession.user_id == user_id),
             delete(PasswordReset).where(

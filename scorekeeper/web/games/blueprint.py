@@ -17,11 +17,17 @@ from ...rules.money import use_money_locale
 bp = Blueprint("games", __name__)
 
 
-def game_or_404(game_id: int, *, deleted: bool = False, eager: bool = True) -> Game:
+def game_or_404(
+    game_id: int, *, deleted: bool = False, eager: bool = True, owner_only: bool = False
+) -> Game:
+    """A game of a night the logged-in user keeps (owner or co-keeper; the owner alone
+    with ``owner_only``), or 404."""
     stamped: Game | None = g.get("stamped_game")
-    if stamped is not None and stamped.id == game_id and not (eager or deleted):
+    if stamped is not None and stamped.id == game_id and not (eager or deleted or owner_only):
         return stamped  # loaded with the stamp, in this transaction (``owned_stamp``)
-    game = services.owned_game(game_id, current_user, deleted=deleted, eager=eager)
+    game = services.owned_game(
+        game_id, current_user, deleted=deleted, eager=eager, owner_only=owner_only
+    )
     if game is None:
         abort(404)
     use_money_locale(game.night.locale)

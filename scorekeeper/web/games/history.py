@@ -9,7 +9,9 @@ from flask_login import login_required
 
 from ... import services
 from ...forms import checked_whole, hand_text
+from ...models import Edit, Game
 from ...rules import Standings
+from ...services import keepers
 from .blueprint import bp, game_or_404
 
 HISTORY_PAGE = 50
@@ -31,7 +33,18 @@ def history(game_id: int) -> str:
         edits=edits[:HISTORY_PAGE],
         older=older,
         describe=lambda edit: describe_edit(edit, standings),
+        who=_who(game, edits[:HISTORY_PAGE]),
     )
+
+
+def _who(game: Game, edits: list[Edit]) -> dict[int, str]:
+    """Who entered each change (their email, by user id), when the night is kept by more
+    than its owner now or was before (a change on the page by someone else, or by an
+    account deleted since: no user); else nothing (a keeper alone needs no names)."""
+    ids = {e.user_id for e in edits}
+    if ids - {game.night.owner_id} or keepers.co_keepers(game.night_id):
+        return keepers.emails_of({i for i in ids if i is not None})
+    return {}
 
 
 def describe_edit(edit: Any, standings: Standings | None = None) -> list[str]:

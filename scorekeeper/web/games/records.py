@@ -67,7 +67,7 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
 def delete(game_id: int) -> str | Response:
     """Delete a game after a confirmation: it leaves the night and its settlement, and
     stays restorable from the night's page (and listed in the game's history)."""
-    game = services.owned_game(game_id, current_user, deleted=True)
+    game = services.owned_game(game_id, current_user, deleted=True, owner_only=True)
     if game is None:
         abort(404)
     form = ConfirmForm()
@@ -107,7 +107,7 @@ def delete(game_id: int) -> str | Response:
 @bp.post("/games/<id:game_id>/restore")
 @login_required
 def restore(game_id: int) -> Response:
-    game = services.owned_game(game_id, current_user, deleted=True)
+    game = services.owned_game(game_id, current_user, deleted=True, owner_only=True)
     if game is None:
         abort(404)
     form = ConfirmForm()

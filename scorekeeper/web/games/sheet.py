@@ -52,6 +52,7 @@ class SheetHead:
     title: str
     variant: str
     round_word: str  # "round"; "deal" in Contract
+    owned: bool  # the night's owner (not a co-keeper): Show players, Delete game
 
     @classmethod
     def of(cls, stamp: services.GameStamp) -> SheetHead:
@@ -63,6 +64,7 @@ class SheetHead:
             variant.title,
             stamp.variant,
             variant.display.round_word,
+            stamp.owned,
         )
 
 

@@ -1,0 +1,187 @@
+"""Who may keep a night: its owner, and the co-keepers who opened its keeper link.
+
+:func:`kept_by` is the one rule of access, a condition on ``Night`` that every query
+finding a night or a game for a user puts in (``nights.owned_night``, ``state.owned_game``
+and the game stamps); with ``owner_only`` it is the owner alone (delete a night or a game,
+its live and keeper links, its co-keepers). A co-keeper enters, corrects and undoes
+rounds, adds late joiners and marks payments on that night, and reads its pages; nothing
+of the owner's other nights, regulars or account.
+
+A keeper link (``/keep/<token>``) is found by its token alone, only while it is in force
+and its night is not deleted; otherwise nothing (the same 404 as a token never made).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, delete, exists, or_, select
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import LIVE_TOKEN_BYTES, CoKeeper, KeeperLink, Night, User, utcnow
+from .base import Conflict, commit_created, creating, transaction
+
+
+def kept_by(user_id: Any, *, owner_only: bool = False) -> ColumnElement[bool]:
+    """The condition on ``Night`` that the user ``user_id`` (an id, or a column such as
+    ``User.id``) may keep it: owns it, or (unless ``owner_only``) co-keeps it."""
+    owned = Night.owner_id == user_id
+    if owner_only:
+        return owned
+    co_keeps = exists().where(CoKeeper.night_id == Night.id, CoKeeper.user_id == user_id)
+    return or_(owned, co_keeps)
+
+
+# ------------------------------------------------------------------ keeper links ---
+def link_in_force(night_id: int) -> KeeperLink | None:
+    query = select(KeeperLink).where(
+        KeeperLink.night_id == night_id, KeeperLink.revoked_at.is_(None)
+    )
+    return db.session.scalars(query).first()
+
+
+@transaction
+def open_link(night_id: int) -> KeeperLink:
+    """The night's keeper link in force, made when there is none. Idempotent: a second
+    tap finds the same link; of two at the same moment the partial unique index lets one
+    in and the other finds it."""
+    found = link_in_force(night_id)
+    if found is not None:
+        return found
+    link = KeeperLink(token=secrets.token_urlsafe(LIVE_TOKEN_BYTES), night_id=night_id)
+    db.session.add(link)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        found = link_in_force(night_id)
+        if found is None:  # pragma: no cover - a clash of 128-bit tokens
+            raise Conflict from None
+        return found
+    return link
+
+
+@transaction
+def turn_off(night_id: int) -> bool:
+    """Turn the link in force off (the row kept); False when none was. Who already keeps
+    the night stays a co-keeper (removing one is its own step)."""
+    found = link_in_force(night_id)
+    if found is None:
+        return False
+    found.revoked_at = utcnow()
+    _commit()
+    return True
+
+
+@transaction
+def renew(night_id: int, *, user: User, submission: str | None) -> KeeperLink:
+    """A new link in force and the old one off, in one commit. The form's one-time id
+    makes a second post of it (a double tap) renew nothing more (AlreadyCreated)."""
+    with creating(user, submission):
+        found = link_in_force(night_id)
+        if found is not None:
+            found.revoked_at = utcnow()
+            db.session.flush()  # off before the new one comes in (one in force at a time)
+        link = KeeperLink(token=secrets.token_urlsafe(LIVE_TOKEN_BYTES), night_id=night_id)
+        db.session.add(link)
+        commit_created(user, submission, "keeper_link", link)
+    return link
+
+
+def _commit() -> None:
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict from None
+
+
+def night_of_link(token: str) -> Night | None:
+    """The night a keeper link in force opens, if it is not deleted; else None (unknown,
+    turned off, or its night deleted: the caller answers the same 404)."""
+    return db.session.scalars(
+        select(Night)
+        .join(KeeperLink, KeeperLink.night_id == Night.id)
+        .where(KeeperLink.token == token, KeeperLink.revoked_at.is_(None))
+        .where(Night.deleted_at.is_(None))
+    ).first()
+
+
+# -------------------------------------------------------------------- co-keepers ---
+def is_co_keeper(night_id: int, user_id: int) -> bool:
+    found = db.session.scalar(
+        select(CoKeeper.id).where(CoKeeper.night_id == night_id, CoKeeper.user_id == user_id)
+    )
+    return found is not None
+
+
+@transaction
+def join(night: Night, user: User) -> bool:
+    """Make ``user`` a co-keeper of ``night`` (the owner is one already); True when the
+    row was added. Idempotent: a second tap, or two at once, leave one row."""
+    if night.owner_id == user.id or is_co_keeper(night.id, user.id):
+        return False
+    db.session.add(CoKeeper(night_id=night.id, user_id=user.id))
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same tap twice at once: the other one added it
+        db.session.rollback()
+        return False
+    return True
+
+
+@transaction
+def remove(night: Night, user_id: int) -> bool:
+    """End ``user_id``'s co-keeping of ``night`` at once; False when they were not one."""
+    gone = db.session.execute(
+        delete(CoKeeper).where(CoKeeper.night_id == night.id, CoKeeper.user_id == user_id)
+    ).rowcount  # type: ignore[attr-defined]
+    db.session.commit()
+    return bool(gone)
+
+
+@dataclass(frozen=True, slots=True)
+class Keeping:
+    """A co-keeper of a night as the owner's page lists them, or a night a co-keeper
+    keeps as their home page lists it."""
+
+    user_id: int
+    email: str
+    added_at: datetime
+
+
+def co_keepers(night_id: int) -> list[Keeping]:
+    """The night's co-keepers, first added first."""
+    rows = db.session.execute(
+        select(User.id, User.email, CoKeeper.added_at)
+        .join(CoKeeper, CoKeeper.user_id == User.id)
+        .where(CoKeeper.night_id == night_id)
+        .order_by(CoKeeper.added_at, CoKeeper.id)
+    ).all()
+    return [Keeping(*row) for row in rows]
+
+
+def nights_kept_with(user: User, limit: int = 50) -> list[tuple[Night, str]]:
+    """The nights ``user`` co-keeps (not deleted), newest first, each with its owner's
+    email."""
+    rows = db.session.execute(
+        select(Night, User.email)
+        .join(CoKeeper, CoKeeper.night_id == Night.id)
+        .join(User, User.id == Night.owner_id)
+        .where(CoKeeper.user_id == user.id, Night.deleted_at.is_(None))
+        .order_by(Night.played_on.desc(), Night.id.desc())
+        .limit(limit)
+    ).all()
+    return [(night, email) for night, email in rows]
+
+
+def emails_of(user_ids: set[int]) -> dict[int, str]:
+    """The emails of the accounts ``user_ids`` (for a history that says who did what)."""
+    if not user_ids:
+        return {}
+    rows = db.session.execute(select(User.id, User.email).where(User.id.in_(user_ids)))
+    return {user_id: email for user_id, email in rows}

@@ -1,0 +1,114 @@
+"""Co-keepers: the keeper link a night's owner hands out (with its QR code), the page it
+opens, and the owner's list of who keeps the night with them.
+
+``/keep/<token>`` asks for a login first (Flask-Login's redirect, which comes back to the
+link; signing up on the way keeps it), then asks "Keep <night> with <owner>?": one POST
+adds the co-keeper (idempotent) and opens the night. The owner, or a co-keeper already,
+goes straight to the night. A token never made, turned off, or of a deleted night
+answers the same 404. Everything else here is the owner's alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from werkzeug.wrappers import Response
+
+from .. import services
+from ..forms import KeeperForm, OneTimeForm
+from ..models import Night
+from ..services import keepers, live
+from .qr import qr_data_url
+
+bp = Blueprint("keepers", __name__)
+
+
+def keepers_section(night: Night) -> dict[str, Any]:
+    """What the night page's "Keepers" section shows its owner: the link in force (its
+    URL and QR code), the co-keepers, the form whose CSRF token the buttons send."""
+    link = keepers.link_in_force(night.id)
+    url = url_for("keepers.open_link", token=link.token, _external=True) if link else None
+    return {
+        "keeper_url": url,
+        "keeper_qr": qr_data_url(url) if url else None,
+        "co_keepers": keepers.co_keepers(night.id),
+        "keeper_form": KeeperForm(),
+    }
+
+
+@bp.route("/keep/<token>", methods=["GET", "POST"])
+@login_required
+def open_link(token: str) -> str | Response:
+    """The keeper link: "Keep <night> with <owner>?", then the night."""
+    night = keepers.night_of_link(token) if live.plausible(token) else None
+    if night is None:
+        abort(404)
+    if night.owner_id == current_user.id or keepers.is_co_keeper(night.id, current_user.id):
+        return redirect(url_for("nights.show", night_id=night.id))
+    form = KeeperForm()
+    if request.method == "POST" and form.validate_on_submit():
+        keepers.join(night, current_user)
+        flash(f"You keep {night.name} with {night.owner.email} now.", "success")
+        return redirect(url_for("nights.show", night_id=night.id))
+    return render_template("keepers/confirm.html", night=night, form=form)
+
+
+def _own_night(night_id: int) -> Night:
+    night = services.owned_night(night_id, current_user, owner_only=True)
+    if night is None:
+        abort(404)
+    return night
+
+
+def _back(night_id: int) -> Response:
+    return redirect(url_for("nights.show", night_id=night_id, _anchor="keepers"))
+
+
+#: What the owner is told of a change of the keeper link.
+CHANGES = {
+    "open": "Keeper link made: whoever opens it and logs in keeps the night.",
+    "renew": "A new keeper link: the old one opens nothing any more.",
+    "off": "The keeper link is off: it opens nothing. Co-keepers stay.",
+}
+
+
+@bp.post("/nights/<id:night_id>/keepers/<any(open, renew, off):change>")
+@login_required
+def change_link(night_id: int, change: str) -> Response:
+    """Make, renew or turn off the night's keeper link (CSRF checked before the view).
+    Each is idempotent: a second tap of Make finds the link, of Off finds it off, and
+    of Renew (its form's one-time id) renews nothing more."""
+    night = _own_night(night_id)
+    try:
+        if change == "renew":
+            form = OneTimeForm()
+            if not form.validate_on_submit():
+                abort(400)
+            keepers.renew(night.id, user=current_user, submission=form.submission.data)
+        else:
+            (keepers.open_link if change == "open" else keepers.turn_off)(night.id)
+    except services.AlreadyCreated:
+        flash("Renewed already (sent twice): the link below is the new one.", "info")
+    except services.Conflict:
+        flash("Something changed at the same moment: try again.", "error")
+    else:
+        flash(CHANGES[change], "info")
+    return _back(night.id)
+
+
+@bp.post("/nights/<id:night_id>/keepers/<id:user_id>/remove")
+@login_required
+def remove(night_id: int, user_id: int) -> Response:
+    """Remove a co-keeper: their access to the night ends at once. A second tap finds
+    them removed already and says the same."""
+    night = _own_night(night_id)
+    found = {k.user_id: k.email for k in keepers.co_keepers(night.id)}
+    keepers.remove(night, user_id)
+    if user_id in found:
+        again = " Renew or turn off the keeper link, or it lets them back in."
+        again = again if keepers.link_in_force(night.id) else ""
+        flash(f"{found[user_id]} no longer keeps {night.name}.{again}", "success")
+    else:
+        flash("Removed already: they no longer keep this night.", "info")
+    return _back(night.id)
