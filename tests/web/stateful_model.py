@@ -261,7 +261,7 @@ def to_pay(html: str) -> dict[int, int]:
 def sheet_totals(html: str) -> list[tuple[str, int]]:
     """(name, total) from the sheet page's grid, in seat order."""
     names = [
-        unescape(n) for n in re.findall(r'<th scope="col" class="pn[^"]*" title="([^"]*)"', html)
+        unescape(n) for n in re.findall(r'<th scope="col" class="pn[^"]*"\s+title="([^"]*)"', html)
     ]
     row = re.search(r'<tr class="totals">(.*?)</tr>', html, re.S)
     assert row, "the sheet has no totals row"

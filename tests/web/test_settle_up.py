@@ -565,3 +565,17 @@ def test_another_keeper_cannot_mark_or_carry(app, keeper, client):
     r = other.client.post(form.action, data={**form.values(), "csrf_token": token})
     assert r.status_code == 404
     assert "Cy paid" not in payout(client, night)
+
+
+def test_a_night_without_two_people_offers_no_payment_form(keeper: Keeper) -> None:
+    """A payment is between two of the night's people: a night of nobody (the stateful
+    test started one) offers no "Record a payment" with empty lists to choose from."""
+    r = keeper.post_form(
+        "/nights/new",
+        {"name": "Empty", "played_on": "2026-11-27", "currency": "USD", "paper": "A4"},
+    )
+    assert r.status_code == 302, text_of(r)
+    night = int(r.headers["Location"].rstrip("/").split("/")[-1])
+    page = keeper.client.get(f"/nights/{night}/payout")
+    assert page.status_code == 200
+    assert "Record a payment" not in text_of(page)
