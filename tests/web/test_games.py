@@ -720,3 +720,13 @@ def test_times_read_in_the_keepers_time_zone(keeper, client):
     assert (int(shown[1]), int(shown[2])) == divmod(minutes, 60)
     client.set_cookie("tz", "../../etc/passwd")
     assert " UTC<" in client.get(f"/games/{game}/history").get_data(as_text=True)
+
+
+def test_the_sheet_link_the_service_worker_reads_stays_on_one_line(keeper, client):
+    """templates/sw.js finds the version a round form goes on by the sheet's Enter link
+    (``/rounds/new" data-version="N"``); a template rewrap that split it stopped the
+    phone keeping the round form for offline use."""
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    html = client.get(f"/games/{game}").get_data(as_text=True)
+    assert re.search(r'/rounds/new" data-version="\d+"', html)
