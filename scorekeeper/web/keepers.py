@@ -19,6 +19,7 @@ from .. import services
 from ..forms import KeeperForm, OneTimeForm
 from ..models import Night
 from ..services import keepers, live
+from .lan import reach
 from .qr import qr_data_url
 
 bp = Blueprint("keepers", __name__)
@@ -28,7 +29,9 @@ def keepers_section(night: Night) -> dict[str, Any]:
     """What the night page's "Keepers" section shows its owner: the link in force (its
     URL and QR code), the co-keepers, the form whose CSRF token the buttons send."""
     link = keepers.link_in_force(night.id)
-    url = url_for("keepers.open_link", token=link.token, _external=True) if link else None
+    # Where the other keeper's phone reaches the app, as for the live view's link (the
+    # public URL when set; the network address when the owner opened it on localhost).
+    url = reach().base + url_for("keepers.open_link", token=link.token) if link else None
     return {
         "keeper_url": url,
         "keeper_qr": qr_data_url(url) if url else None,

@@ -377,3 +377,13 @@ def test_the_owners_account_file_leaves_keeper_links_and_co_keepers_out(app, tab
     assert "Friday" in everything
     assert link.rsplit("/", 1)[1] not in everything and CO not in everything
     assert "/keep/" not in everything and "co_keeper" not in everything
+
+
+def test_the_keeper_link_starts_where_the_other_phone_reaches_the_app(app, table):
+    """The keeper link was built from the request's own host, so with a public URL set
+    (behind a proxy) or opened on localhost its QR code sent the other keeper nowhere; it
+    starts where the live view's link starts (``web/lan.reach``)."""
+    owner, _, night, _, _, _, link = table
+    app.config["PUBLIC_URL"] = "https://scores.example.net/"
+    html = owner.client.get(f"/nights/{night}").get_data(as_text=True)
+    assert f'id="keeper-url" type="text" readonly value="https://scores.example.net{link}"' in html
