@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import LIVE_TOKEN_BYTES, CoKeeper, KeeperLink, Night, User, utcnow
-from .base import Conflict, commit_created, creating, transaction
+from .base import Conflict, commit_created, commit_plain, creating, transaction
 
 
 def kept_by(user_id: Any, *, owner_only: bool = False) -> ColumnElement[bool]:
@@ -73,7 +73,7 @@ def turn_off(night_id: int) -> bool:
     if found is None:
         return False
     found.revoked_at = utcnow()
-    _commit()
+    commit_plain()
     return True
 
 
@@ -90,14 +90,6 @@ def renew(night_id: int, *, user: User, submission: str | None) -> KeeperLink:
         db.session.add(link)
         commit_created(user, submission, "keeper_link", link)
     return link
-
-
-def _commit() -> None:
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict from None
 
 
 def night_of_link(token: str) -> Night | None:

@@ -39,9 +39,10 @@ from ..models import (
     Person,
     Regular,
     Seat,
+    User,
     utcnow,
 )
-from .base import Conflict, transaction
+from .base import Conflict, commit_created, commit_plain, creating, transaction
 from .state import state_key
 
 _TOKEN = re.compile(rf"[A-Za-z0-9_-]{{16,{LIVE_TOKEN_MAX}}}")
@@ -97,30 +98,30 @@ def turn_off(*, game_id: int | None = None, night_id: int | None = None) -> bool
     if found is None:
         return False
     found.revoked_at = utcnow()
-    _commit()
+    commit_plain()
     return True
 
 
 @transaction
-def renew(*, game_id: int | None = None, night_id: int | None = None) -> LiveLink:
+def renew(
+    *,
+    game_id: int | None = None,
+    night_id: int | None = None,
+    user: User,
+    submission: str | None,
+) -> LiveLink:
     """A new link in force, the old one (if any) turned off, in one commit: whoever had
-    the old link sees nothing more."""
-    found = link_in_force(game_id=game_id, night_id=night_id)
-    if found is not None:
-        found.revoked_at = utcnow()
-        db.session.flush()  # off before the new one comes in (one in force at a time)
-    link = LiveLink(token=new_token(), game_id=game_id, night_id=night_id)
-    db.session.add(link)
-    _commit()
+    the old link sees nothing more. The form's one-time id makes a second post of it (a
+    double tap) renew nothing more (AlreadyCreated): the link the first made stays."""
+    with creating(user, submission):
+        found = link_in_force(game_id=game_id, night_id=night_id)
+        if found is not None:
+            found.revoked_at = utcnow()
+            db.session.flush()  # off before the new one comes in (one in force at a time)
+        link = LiveLink(token=new_token(), game_id=game_id, night_id=night_id)
+        db.session.add(link)
+        commit_created(user, submission, "live_link", link)
     return link
-
-
-def _commit() -> None:
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict from None
 
 
 # ------------------------------------------------------------------ the players ---

@@ -30,6 +30,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -43,11 +44,12 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import login_required
+from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import services
 from ..cache import DocumentCache
+from ..forms import OneTimeForm, new_submission
 from ..models import Game, LiveLink, Night
 from ..reports import book_summary
 from ..rules.money import use_money_locale
@@ -222,6 +224,7 @@ def _keeper_page(
         here=request.host_url.rstrip("/") + path if path else None,
         reach=where,
         qr=qr_data_url(url) if url else None,
+        submission=new_submission(),  # Renew's one-time id
         title=title,
         subject=subject,
         back=back,
@@ -272,19 +275,31 @@ def night_link(night_id: int) -> str | BaseResponse:
     )
 
 
-#: What the keeper may do to a link in force: what it does, and what the keeper is told.
-CHANGES: dict[str, tuple[Any, str]] = {
-    "renew": (live.renew, "A new link: the old one shows nothing any more."),
-    "off": (live.turn_off, "The live view is off: its link shows nothing."),
+#: What the keeper is told of a change of a link in force.
+CHANGES = {
+    "renew": "A new link: the old one shows nothing any more.",
+    "off": "The live view is off: its link shows nothing.",
 }
+
+
+def _renew(**target: Any) -> None:
+    """Renew with the form's one-time id: a double tap renews once."""
+    form = OneTimeForm()
+    if not form.validate_on_submit():
+        abort(400)
+    live.renew(**target, user=current_user, submission=form.submission.data)
 
 
 def _changed(change: str, target: dict[str, Any]) -> BaseResponse:
     """Run a change of a link (CSRF checked by CSRFProtect before the view) and show the
     keeper's page again: open (make the link, or find the one in force), renew, off."""
-    done, what = CHANGES.get(change, (live.open_link, ""))
+    changes: dict[str, Callable[..., object]] = {"renew": _renew, "off": live.turn_off}
+    done = changes.get(change, live.open_link)
+    what = CHANGES.get(change, "")
     try:
         done(**target)
+    except services.AlreadyCreated:
+        flash("Renewed already (sent twice): the link below is the new one.", "info")
     except services.Conflict:
         flash("Something changed at the same moment: try again.", "error")
     else:

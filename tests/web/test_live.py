@@ -471,3 +471,20 @@ def test_a_live_page_opened_in_the_keepers_browser_sets_no_cookie_and_loads_no_l
             assert again.status_code == 304 and "Set-Cookie" not in again.headers
     # The same browser is still the keeper's on the keeper's pages.
     assert browser.get(f"/nights/{night}").status_code == 200
+
+
+def test_renew_tapped_twice_renews_once(client: FlaskClient, keeper: Keeper, app: Flask) -> None:
+    """A double tap on Renew (the same form sent twice) made two new links, turning off
+    the one players had just scanned; its one-time id makes it renew once."""
+    game = keeper.game(keeper.night(["Ann", "Bob"]), "rummy", ["Ann", "Bob"])
+    page = f"/games/{game}/live"
+    first = show_players(keeper, page)
+    _, hidden = keeper.form(page)
+    for _ in range(2):
+        r = client.post(f"{page}/renew", data=hidden)
+        assert r.status_code == 302 and r.headers["Location"] == page
+    second = shown_link(keeper, page)
+    assert second != first
+    with app.app_context():
+        rows = db.session.query(LiveLink).order_by(LiveLink.id).all()
+        assert [r.revoked_at is None for r in rows] == [False, True]
