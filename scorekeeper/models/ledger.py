@@ -58,7 +58,9 @@ class LedgerEntry(Model):
     payee_id: Mapped[int] = mapped_column(ForeignKey("regulars.id"))
     amount: Mapped[int] = mapped_column(BigInteger)  # minor units, > 0
     to_night_id: Mapped[int | None] = mapped_column(ForeignKey("nights.id"))
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    #: Who recorded it; empty once that account was deleted (a co-keeper's: the entry
+    #: stays on the owner's night, recorded by "a deleted account", never re-attributed).
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     submission: Mapped[str | None] = mapped_column(String(64))
     games_part: Mapped[dict[str, int] | None] = mapped_column(JSON)
@@ -69,7 +71,7 @@ class LedgerEntry(Model):
     payee: Mapped[Regular] = relationship(foreign_keys=[payee_id])
     night: Mapped[Night] = relationship(foreign_keys=[night_id])
     to_night: Mapped[Night | None] = relationship(foreign_keys=[to_night_id])
-    user: Mapped[User] = relationship(foreign_keys=[user_id])
+    user: Mapped[User | None] = relationship(foreign_keys=[user_id])
 
 
 class GameResult(Model):

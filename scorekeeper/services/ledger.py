@@ -167,6 +167,7 @@ def entries_of(night_id: int) -> list[LedgerEntry]:
             selectinload(LedgerEntry.payee),
             selectinload(LedgerEntry.night),
             selectinload(LedgerEntry.to_night),
+            selectinload(LedgerEntry.user),  # who recorded it, on the payout page
         )
         .order_by(LedgerEntry.id)
     )

@@ -365,7 +365,9 @@ def test_deleting_a_co_keepers_account_leaves_the_night_and_what_they_entered(ap
     assert "· a deleted account Round 3" in history
     with app.app_context():
         entry = db.session.scalars(select(LedgerEntry)).one()
-        assert entry.user.email == OWNER  # handed over to the night's owner
+        assert entry.user_id is None  # kept, recorded by a deleted account: nobody's else
+    payout = text_of(owner.client.get(f"/nights/{night}/payout"))
+    assert "a deleted account" in payout and OWNER not in payout.split("Paid and carried")[1]
     assert CO not in text_of(owner.client.get(f"/nights/{night}"))
 
 

@@ -60,3 +60,31 @@ def test_keeper_links_and_co_keepers_come_and_go_with_the_nights_kept(app):
         with db.engine.connect() as conn:
             nights = conn.execute(text("SELECT id, owner_id, name FROM nights")).all()
         assert [tuple(n) for n in nights] == [(1, 1, "First")]
+
+
+REGULARS = """
+INSERT INTO regulars (id, owner_id, name, name_key, created_at) VALUES
+  (1, 1, 'Ann', 'ann', CURRENT_TIMESTAMP), (2, 1, 'Bob', 'bob', CURRENT_TIMESTAMP)
+"""
+
+
+def test_a_ledger_entry_outlives_the_account_that_recorded_it(app):
+    """Up: an entry may be recorded by nobody (its co-keeper's account deleted since);
+    down: such an entry goes back to the night's owner, as 0011 can say no more."""
+    with schema_at(app, "0011_accounts"):
+        run_sql(ROWS)
+        run_sql(REGULARS)
+        upgrade(directory=MIGRATIONS)
+        with db.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO ledger_entries (night_id, kind, payer_id, payee_id, amount,"
+                    " user_id, created_at) VALUES (1, 'payment', 2, 1, 250, NULL,"
+                    " CURRENT_TIMESTAMP)"
+                )
+            )
+        downgrade(directory=MIGRATIONS, revision="0011_accounts")
+        with db.engine.connect() as conn:
+            rows = conn.execute(text("SELECT user_id, amount FROM ledger_entries")).all()
+        assert [tuple(r) for r in rows] == [(1, 250)]
+        upgrade(directory=MIGRATIONS)

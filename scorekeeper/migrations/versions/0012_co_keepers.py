@@ -50,9 +50,21 @@ def upgrade():
     )
     with op.batch_alter_table('co_keepers', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_co_keepers_user_id'), ['user_id'], unique=False)
+    # Who recorded a ledger entry may be an account deleted since (a co-keeper's): the
+    # entry stays, recorded by nobody, rather than re-attributed to someone else.
+    with op.batch_alter_table('ledger_entries', schema=None) as batch_op:
+        batch_op.alter_column('user_id', existing_type=sa.Integer(), nullable=True)
 
 
 def downgrade():
+    # Before co-keepers only a night's owner recorded its money: entries left by a deleted
+    # account go back to the owner, as that schema can say no more.
+    op.execute(
+        "UPDATE ledger_entries SET user_id = (SELECT owner_id FROM nights"
+        " WHERE nights.id = ledger_entries.night_id) WHERE user_id IS NULL"
+    )
+    with op.batch_alter_table('ledger_entries', schema=None) as batch_op:
+        batch_op.alter_column('user_id', existing_type=sa.Integer(), nullable=False)
     with op.batch_alter_table('co_keepers', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_co_keepers_user_id'))
     op.drop_table('co_keepers')

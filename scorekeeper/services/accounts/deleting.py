@@ -44,10 +44,8 @@ def delete_account(user: User) -> None:
         regulars = select(Regular.id).where(Regular.owner_id == user_id).scalar_subquery()
         # Co-keepers of its nights lose access with them, and its keeper links go (they
         # then answer as unknown ones); where it co-kept another account's night, it
-        # stops, and what it recorded there stays, its own no more: the history's
-        # entries say "a deleted account" (no user), its ledger entries are handed over
-        # to that night's owner (who keeps the night's money).
-        owner = select(Night.owner_id).where(Night.id == LedgerEntry.night_id).scalar_subquery()
+        # stops, and what it recorded there stays, recorded by "a deleted account" (no
+        # user): the history's entries and the ledger's alike, never re-attributed.
         statements = [
             delete(LiveLink).where(or_(LiveLink.game_id.in_(games), LiveLink.night_id.in_(nights))),
             delete(KeeperLink).where(KeeperLink.night_id.in_(nights)),
@@ -67,8 +65,8 @@ def delete_account(user: User) -> None:
             update(Regular).where(Regular.owner_id == user_id).values(merged_into_id=None),
             delete(Regular).where(Regular.owner_id == user_id),
             update(Edit).where(Edit.user_id == user_id).values(user_id=None),
-            update(LedgerEntry).where(LedgerEntry.user_id == user_id).values(user_id=owner),
-            update(LedgerEntry).where(LedgerEntry.undone_by == user_id).values(undone_by=owner),
+            update(LedgerEntry).where(LedgerEntry.user_id == user_id).values(user_id=None),
+            update(LedgerEntry).where(LedgerEntry.undone_by == user_id).values(undone_by=None),
             delete(Submission).where(Submission.user_id == user_id),
             delete(UserSession).where(UserSession.user_id == user_id),
             delete(PasswordReset).where(
