@@ -84,22 +84,28 @@ class Standings:
             self.record.settings.buy_in,
         )
 
-    def _joined(self, joins: Sequence[str | Mapping[str, Any]], number: int) -> GameState | None:
-        """The fold's state once ``joins`` have taken their seats at the start of round
-        ``number`` (the engine's own join), or None when the joins break a rule (the round
-        itself will say which)."""
+    def with_joins(self, joins: Sequence[str | Mapping[str, Any]]) -> GameState:
+        """The fold's state once ``joins`` (as a record's) have taken their seats at the
+        start of the next round, by the engine's own join; RecordError when they break a
+        rule (who is joined twice, whom a newcomer sits after)."""
+        number = self.rounds_played + 1
+        names, seated_after = parse_joins(list(joins), number=number)
+        state = _resumed(self)
+        probe = Round(None, {}, joins=names, seated_after=seated_after)
+        self.variant.start_round(state, probe, number, self.record.settings)
+        return state
+
+    def _joined(self, joins: Sequence[str | Mapping[str, Any]]) -> GameState | None:
+        """:meth:`with_joins`, or None when the joins break a rule (the round they are
+        saved with will say which)."""
         try:
-            names, seated_after = parse_joins(list(joins), number=number)
-            state = _resumed(self)
-            probe = Round(None, {}, joins=names, seated_after=seated_after)
-            self.variant.start_round(state, probe, number, self.record.settings)
+            return self.with_joins(joins)
         except RecordError:
             return None
-        return state
 
     def seats_after_joins(self, joins: Sequence[str | Mapping[str, Any]]) -> dict[str, int]:
         """Each player at the table next round and their seat, once ``joins`` sat down."""
-        state = self._joined(joins, self.rounds_played + 1) if joins else None
+        state = self._joined(joins) if joins else None
         if state is None:
             return {p.name: p.seat for p in self.players if p.in_contention}
         return {p.name: p.seat for p in state.active}
@@ -110,7 +116,7 @@ class Standings:
         a returning player in their own, and the deal passes to the next seat in the game,
         so a joiner can change who deals and starts."""
         nr = self.next_round
-        if nr is None or not joins or (state := self._joined(joins, nr.number)) is None:
+        if nr is None or not joins or (state := self._joined(joins)) is None:
             return nr
         if self.rounds:
             dealer = state.next_active_seat(state.dealer_seat)

@@ -657,3 +657,36 @@ def test_any_change_to_a_file_is_imported_or_refused_in_a_sentence(app, account_
             db.session.flush()
         finally:
             db.session.rollback()
+
+
+def test_a_waiting_joiner_keeps_the_seat_chosen_and_a_doctored_seat_is_refused(
+    app, client, newcomer
+):
+    """A late joiner waiting to sit after Ann goes along in the file and sits there on the
+    new host; a file that seats them after someone not at the table is refused whole, in
+    the engine's own sentence."""
+    keeper = Keeper(client)
+    keeper.signup(ANN)
+    night = new_night(keeper, "Friday", "2026-11-20", [], ["Ann", "Bob", "Cy", "Dee"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
+    assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 5}).status_code == 302
+    joined = keeper.post_form(
+        f"/games/{game}/join", {"person": "Dee", "after": "Ann", "action": "add"}
+    )
+    assert joined.status_code == 302
+    data = exported(client)
+
+    def seat_after_zed(m: dict[str, Any], _: dict[str, Any]) -> None:
+        m["games"][0]["pending_joins"] = [{"name": "Dee", "after": "Zed"}]
+
+    before = snapshot(app)
+    refused = upload(newcomer, doctored(data, seat_after_zed))
+    assert refused.status_code == 422
+    assert "Dee cannot sit after Zed: Zed is not at the table" in text_of(refused)
+    assert snapshot(app) == before
+    imported = upload(newcomer, data)
+    assert imported.status_code == 302, text_of(imported)
+    with app.app_context():
+        bea = db.session.scalars(select(User).where(User.email == "bea@example.com")).one()
+        moved = db.session.scalars(select(Game).join(Night).where(Night.owner_id == bea.id)).one()
+        assert moved.pending_joins == [{"name": "Dee", "after": "Ann"}]

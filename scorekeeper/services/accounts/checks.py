@@ -329,6 +329,11 @@ def _check_games(
         )
         waiting = _list(row.get("pending_joins", []), f"{where}: pending_joins", 20)
         row["pending_joins"] = [_waiting(n, f"{where}: joining next round") for n in waiting]
+        if any(isinstance(n, dict) for n in row["pending_joins"]):
+            try:  # whom a newcomer sits after, by the engine's own join
+                replay(record).with_joins(row["pending_joins"])
+            except RecordError as exc:
+                raise _fail(f"{where}: joining next round", exc.detail) from None
         history = _list(row.get("history", []), f"{where}: history", MAX_EDITS_PER_GAME)
         out.append(
             GamePlan(
@@ -399,8 +404,10 @@ def _check_edit(value: Any, where: str) -> dict[str, Any]:
         _name(before, where)
         _name(after, where)
     elif action == "joins":
-        if not isinstance(after, list) or not all(isinstance(n, str) for n in after):
+        if not isinstance(after, list):
             raise _fail(where, "must list the names joining")
+        for entry in after:  # as the game's waiting list holds them (with a seat, maybe)
+            _waiting(entry, where)
     elif action in {"add", "edit", "remove"}:
         if action != "add" and not _is_round(before):
             raise _fail(where, "must give the round before the change")
