@@ -1,0 +1,144 @@
+"""Issue 22: the screens a table reads (the sheet, round entry with and without the card
+counter, the payout page, the game's and the night's live views, the TV layout) at 360x740
+and 390x844 phones and a 1280x720 screen, light and dark. Each is photographed into
+test-artifacts/screenshots/ (screen-*.png) for the reviewers, and its whole layout is
+checked as a reader sees it (tests/browser/layout.py): nothing wider than the screen, no
+text cut off, nothing drawn over anything else, nothing left under the bottom bar."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import SCREENSHOTS
+from tests.browser.harness import open_context, start_server
+from tests.browser.keeper import Keeper
+from tests.browser.layout import layout_problems
+from tests.browser.test_live_view import show_players
+from tests.browser.test_money_first import finished_vegas
+from tests.browser.test_small_screens import EIGHT, SIX, dummy_with_contracts, vegas_with_marks
+
+pytestmark = pytest.mark.browser
+
+PHONES = {"360x740": (360, 740), "390x844": (390, 844)}
+SCREEN = {"1280x720": (1280, 720)}
+SIZES = {**PHONES, **SCREEN}
+
+
+@dataclass
+class Site:
+    url: str
+    state: dict[str, Any]
+    paths: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def site(
+    browser: Browser, sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Site]:
+    """Tonight: a finished Vegas game of six (so the payout page has transfers, one of
+    them paid), a Dummy game of six with three-digit totals, and an eight-player Vegas
+    game in play with every mark a cell can get, shown to players on both live links."""
+    server = start_server(sqlite_template, tmp_path_factory.mktemp("screens"))
+    context = open_context(browser)
+    try:
+        keeper = Keeper(context.new_page(), server.url)
+        keeper.sign_up()
+        night = keeper.start_night(EIGHT)
+        keeper.import_game(night, finished_vegas(SIX))
+        dummy = keeper.import_game(night, dummy_with_contracts(SIX, 12))
+        vegas = keeper.import_game(night, vegas_with_marks(EIGHT, 14))
+        keeper.goto(f"/nights/{night}/payout")
+        paid = keeper.page.locator("#settle li.pay").first
+        keeper.tap(paid.get_by_role("button", name="Mark paid"))
+        expect(keeper.page.locator("p.flash")).to_be_visible()
+        keeper.goto(f"/games/{vegas}")
+        game_link = show_players(keeper, "Show players")
+        keeper.goto(f"/nights/{night}")
+        night_link = show_players(keeper, "Live view for players")
+        state = dict(context.storage_state())
+    finally:
+        context.close()
+    paths = {
+        "sheet": f"/games/{vegas}",
+        "sheet-six": f"/games/{dummy}",
+        "round-entry": f"/games/{vegas}/rounds/new",
+        "card-counter": f"/games/{vegas}/rounds/new",
+        "payout": f"/nights/{night}/payout",
+        "live": game_link.removeprefix(server.url),
+        "live-night": night_link.removeprefix(server.url),
+        "tv": game_link.removeprefix(server.url) + "?tv=1",
+        "tv-night": night_link.removeprefix(server.url) + "?tv=1",
+    }
+    yield Site(server.url, state, paths)
+    server.stop()
+
+
+def open_screen(
+    new_context: Callable[..., BrowserContext], site: Site, size: str, scheme: str
+) -> Page:
+    width, height = SIZES[size]
+    phone = size in PHONES
+    context = new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        device_scale_factor=2 if phone else 1,
+        color_scheme=scheme,
+        storage_state=site.state,
+    )
+    return context.new_page()
+
+
+SCREENS = ["sheet", "sheet-six", "round-entry", "card-counter", "payout", "live", "live-night"]
+CASES = [(name, size) for name in SCREENS for size in SIZES]
+CASES += [("tv", "1280x720"), ("tv-night", "1280x720")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("name", "size"), CASES)
+def test_each_screen_has_nothing_cut_off_or_overlapping(
+    new_context: Callable[..., BrowserContext], site: Site, name: str, size: str, scheme: str
+) -> None:
+    page = open_screen(new_context, site, size, scheme)
+    keeper = Keeper(page, site.url, touch=size in PHONES)
+    keeper.goto(site.paths[name])
+    if name == "card-counter":
+        row = keeper.counter("Bob")
+        for card in ("K", "7", "7"):
+            keeper.tap(row.get_by_role("button", name=re.compile(rf"^{card} \(")))
+    # What is folded (a finished game, the charts, the table rules) is checked open too.
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    problems = layout_problems(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"screen-{name}-{size}-{scheme}.png"), full_page=True)
+    assert problems == [], f"{name} at {size}, {scheme}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+def test_names_on_the_round_form_are_whole(
+    new_context: Callable[..., BrowserContext], site: Site, size: str
+) -> None:
+    """Issue 22: at 360 px the round form cut "Margaret" and "Henrietta" to "Marga…" and
+    "Henri…" beside hand fields with room to spare (two such names would be two people).
+    Names of up to nine letters show whole on one line; a longer one breaks, never cut."""
+    page = open_screen(new_context, site, size, "light")
+    Keeper(page, site.url).goto(site.paths["round-entry"])
+    names = page.locator(".player-row .out-choice .name")
+    expect(names).to_have_count(7)
+    for name in names.all():
+        text = name.inner_text()
+        whole = name.evaluate("e => e.scrollWidth <= e.clientWidth")
+        lines = name.evaluate(
+            "e => e.getClientRects().length && Math.round("
+            "e.getBoundingClientRect().height / parseFloat("
+            "getComputedStyle(e).lineHeight))"
+        )
+        assert whole, text
+        assert lines == 1, (text, lines)
