@@ -126,6 +126,43 @@ class RoundPlan:
     def with_later(self, later: Mapping[int, Mapping[str, Hand]]) -> RoundPlan:
         return replace(self, later=later)
 
+    def dropped_now(self) -> list[str]:
+        """Who re-bought in this round as stored and, as corrected, drops out instead."""
+        if self.appends:
+            return []
+        stored = {name_key(n) for n in self.base.rounds[self.number - 1].drops}
+        return [n for n in self.round.drops if name_key(n) not in stored]
+
+    def later_hands_gone(self) -> list[tuple[int, str, Hand]]:
+        """(round, player, hand) for each later hand of a player this correction drops
+        out: they no longer play, so those hands go, up to the round they join again (the
+        keeper confirms first). Their later drop, if any, goes with them."""
+        gone = []
+        for name in self.dropped_now():
+            key = name_key(name)
+            for number in range(self.number + 1, len(self.base.rounds) + 1):
+                rnd = self.base.rounds[number - 1]
+                if key in {name_key(j) for j in rnd.joins}:
+                    break  # back at the table from this round on
+                hand = next((h for n, h in rnd.hands.items() if name_key(n) == key), None)
+                if hand is not None:
+                    gone.append((number, name, hand))
+        return gone
+
+    def _without_dropped(self, rounds: list[Round]) -> None:
+        """Take the later hands and drops of who this correction drops out off ``rounds``."""
+        for name in self.dropped_now():
+            key = name_key(name)
+            for number in range(self.number + 1, len(rounds) + 1):
+                rnd = rounds[number - 1]
+                if key in {name_key(j) for j in rnd.joins}:
+                    break
+                rounds[number - 1] = replace(
+                    rnd,
+                    hands={n: h for n, h in rnd.hands.items() if name_key(n) != key},
+                    drops=tuple(d for d in rnd.drops if name_key(d) != key),
+                )
+
     def record(self) -> GameRecord:
         rounds = list(self.base.rounds)
         if self.appends:
@@ -135,6 +172,7 @@ class RoundPlan:
         for number, hands in self.later.items():
             rnd = rounds[number - 1]
             rounds[number - 1] = replace(rnd, hands={**rnd.hands, **hands})
+        self._without_dropped(rounds)
         return self.base.with_rounds(rounds)
 
 
@@ -239,12 +277,18 @@ def save_planned_round(
 
 
 def _write_later(game: Game, plan: RoundPlan, user: User) -> None:
-    """The later rounds a correction gives hands to (a drop undone), each with its own
-    line in the history, in the same transaction as the correction."""
+    """The later rounds a correction changes (hands given for a drop undone, taken off
+    for a drop added), each with its own line in the history, in the same transaction as
+    the correction."""
+    if plan.appends:
+        return
     record = plan.record()
-    for number in sorted(plan.later):
+    for number in range(plan.number + 1, len(record.rounds) + 1):
         row = game.rounds[number - 1]
-        before, stored = json.dumps(row.data), record.rounds[number - 1].to_json()
+        stored = record.rounds[number - 1].to_json()
+        if stored == plan.base.rounds[number - 1].to_json():
+            continue
+        before = json.dumps(row.data)
         row.data = stored
         db.session.add(
             Edit(

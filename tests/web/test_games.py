@@ -671,6 +671,61 @@ def test_a_drop_undone_asks_for_the_later_hands_and_saves_it_all_at_once(keeper,
     assert "Round 2 corrected" in history and "Round 3 corrected" in history
 
 
+def test_a_drop_added_takes_the_later_hands_off_once_confirmed(keeper, client):
+    """The other way round: Cy reached 100 in round 1 and re-bought, two rounds were
+    played with Cy (20, then 4). Correcting round 1 so Cy drops out was refused ("round 2
+    would no longer hold"), and round 2's form could not leave Cy out: the only way was
+    deleting rounds. Now the form shows the hands that go, and Confirm saves it all at
+    once: Ann 5, Bob 17, no Cy; the pot is the three buy-ins, $3.00 (no re-buy)."""
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
+    assert keeper.enter(game, "Ann", {"Bob": 10, "Cy": 100}).status_code == 302  # re-buys
+    assert keeper.enter(game, "Bob", {"Ann": 5, "Cy": 20}).status_code == 302
+    assert keeper.enter(game, "Ann", {"Bob": 7, "Cy": 4}).status_code == 302
+    before = api(client, game)
+    assert before["standings"]["pot"]["total"] == 400
+    url = f"/games/{game}/rounds/1"
+    typed = keeper.round_data(game, "Ann", {"Bob": 10, "Cy": 100}, 1, drops=["Cy"])
+    r = keeper.post_form(url, typed)
+    if "expiry_seen" in r.get_data(as_text=True) and "no longer plays" not in text_of(r):
+        r = client.post(url, data={**typed, **inputs(r.get_data(as_text=True))})
+    assert r.status_code == 200, text_of(r)
+    page = text_of(r)
+    assert "Cy no longer plays" in page
+    assert "Round 2: Cy's hand of 20" in page and "Round 3: Cy's hand of 4" in page
+    assert "Confirm and save" in page
+    assert api(client, game) == before  # shown, nothing saved
+    r = client.post(url, data={**typed, **inputs(r.get_data(as_text=True))})
+    assert r.status_code == 302, text_of(r)
+    after = api(client, game)
+    players = {p["name"]: p for p in after["standings"]["players"]}
+    assert {n: p["total"] for n, p in players.items()} == {"Ann": 5, "Bob": 17, "Cy": 100}
+    assert players["Cy"]["scores"] == [100, None, None] and not players["Cy"]["in_contention"]
+    assert after["standings"]["pot"]["total"] == 300
+    assert after["record"]["rounds"][0]["drops"] == ["Cy"]
+    assert after["record"]["rounds"][1]["hands"] == {"Ann": 5}
+    assert after["record"]["rounds"][2]["hands"] == {"Bob": 7}
+    assert after["standings"] == load_game(after["record"]).to_json()
+    history = text_of(client.get(f"/games/{game}/history"))
+    assert "Round 2 corrected" in history and "Round 3 corrected" in history
+    # Undoing that drop again asks for the hands back: the two corrections mirror.
+    r = keeper.enter(game, "Ann", {"Bob": 10, "Cy": 100}, number=1)
+    assert r.status_code == 200 and "Cy played on" in text_of(r)
+    assert "correcting a re-buy to a drop takes" in text_of(client.get("/help"))
+
+
+def test_a_drop_added_for_someone_who_went_out_later_names_that_round(keeper, client):
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
+    assert keeper.enter(game, "Ann", {"Bob": 10, "Cy": 100}).status_code == 302
+    assert keeper.enter(game, "Cy", {"Ann": 5, "Bob": 20}).status_code == 302
+    before = api(client, game)
+    r = keeper.enter(game, "Ann", {"Bob": 10, "Cy": 100}, number=1, drops=["Cy"])
+    assert r.status_code == 422, text_of(r)
+    assert "round 2 would no longer hold" in text_of(r)
+    assert api(client, game) == before
+
+
 def test_what_the_sheet_shows_for_rummy_nobody_out_and_who_dealt(keeper, client):
     """Issue 22 point 5. Rummy: a player who did not go out scored nothing, so their cell
     is their total, quiet, with no "+0"; a round nobody went out of says so; the

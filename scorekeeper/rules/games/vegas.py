@@ -34,7 +34,10 @@ class VegasDisplay(GameDisplay["Vegas"]):
         "explicitly. Everyone who expires in the same round resets to the same total: the "
         "highest total among those still in who did not expire. A drop can be undone: "
         "correcting that round to a re-buy keeps the player in, so the app asks the hands "
-        "they had in each later round and saves the correction and those rounds together.",
+        "they had in each later round and saves the correction and those rounds together. "
+        "The other way, correcting a re-buy to a drop takes that player's hands off the "
+        "later rounds (shown first, saved on Confirm); if they went out in a later round, "
+        "correct that round first.",
         "<strong>Vegas final round:</strong> the win check comes first. When only one player "
         "is left under the max, the game is over: nobody re-buys or drops that round, and the "
         "others are ranked by their final totals.",

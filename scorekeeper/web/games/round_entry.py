@@ -93,6 +93,8 @@ def _post_round(
             if later is None:
                 return entry.render(form, 422 if entry.errors else 200)
             plan = plan.with_later(later)
+        if (gone := plan.later_hands_gone()) and entry.must_confirm_gone(gone, request.form):
+            return entry.render(form)  # a drop added: the later hands that go, shown once
         services.save_planned_round(
             game,
             plan,

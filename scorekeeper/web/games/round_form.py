@@ -44,6 +44,7 @@ class RoundEntry:
     errors: dict[str, str] = field(default_factory=dict)
     expiries: list[dict[str, Any]] = field(default_factory=list)
     later: list[dict[str, Any]] = field(default_factory=list)  # a drop undone: later hands
+    gone: list[dict[str, Any]] = field(default_factory=list)  # a drop added: hands that go
     queued: bool = False  # sent from the phone's queue: answered in JSON (web/offline.py)
 
     @classmethod
@@ -196,6 +197,26 @@ class RoundEntry:
     @property
     def later_names(self) -> list[str]:
         return list(dict.fromkeys(x["name"] for x in self.later))
+
+    # -- a drop added: the later hands that go ----------------------------------------
+    def must_confirm_gone(
+        self, gone: list[tuple[int, str, Any]], form: MultiDict[str, str]
+    ) -> bool:
+        """Show which later hands a drop added takes off the sheet, once: saved when the
+        form comes back having shown the same ones (``gone_seen``)."""
+        self.gone = [
+            {"round": number, "name": name, "hand": hand_text(_listed(hand))}
+            for number, name, hand in gone
+        ]
+        return form.get("gone_seen", "") != self.gone_seen
+
+    @property
+    def gone_seen(self) -> str:
+        return ",".join(f"{x['round']}:{x['name']}" for x in self.gone)
+
+    @property
+    def gone_names(self) -> list[str]:
+        return list(dict.fromkeys(x["name"] for x in self.gone))
 
     # -- refusals -----------------------------------------------------------------------
     def refuse(self, exc: RecordError) -> None:
@@ -413,3 +434,8 @@ def _not_saved(entry: RoundEntry, status: int) -> tuple[Response, int]:
     parts = [general] if general else []
     parts += errors.values()
     return offline.refused(" ".join(parts), errors, 400 if status == 400 else 422)
+
+
+def _listed(hand: Any) -> Any:
+    """A hand as the form writes it: cards as a list, points as they are."""
+    return list(hand) if isinstance(hand, tuple) else hand
