@@ -142,3 +142,35 @@ def test_names_on_the_round_form_are_whole(
         )
         assert whole, text
         assert lines == 1, (text, lines)
+
+
+TOTALS_GAPS = """
+() => {
+  const boxes = [...document.querySelectorAll("table.grid thead tr.totals td")].map((td) => {
+    const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+    let t = walker.nextNode();
+    while (t && !t.textContent.trim()) t = walker.nextNode();
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    return range.getBoundingClientRect();
+  }).sort((a, b) => a.left - b.left);
+  return boxes.slice(1).map((box, i) => Math.round(box.left - boxes[i].right));
+}
+"""
+MIN_GAP = 12  # px between one column's total and the next's: two numbers, never one
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", list(PHONES))
+def test_three_digit_totals_of_six_players_stay_apart(
+    new_context: Callable[..., BrowserContext], site: Site, size: str, scheme: str
+) -> None:
+    """Issue 22: at 360 px, six players' three-digit totals almost touched ("300320304"
+    read as one number at arm's length)."""
+    page = open_screen(new_context, site, size, scheme)
+    Keeper(page, site.url).goto(site.paths["sheet-six"])
+    totals = page.locator("table.grid thead tr.totals td")
+    expect(totals).to_have_count(6)
+    assert all(len(t.split()[0]) == 3 for t in totals.all_inner_texts()), totals.all_inner_texts()
+    gaps = page.evaluate(TOTALS_GAPS)
+    assert min(gaps) >= MIN_GAP, gaps
