@@ -184,3 +184,53 @@ def test_the_money_chart_labels_never_overlap_on_a_phone(
 
 def squeezed(locator: Locator) -> str:
     return re.sub(r"\s+", " ", locator.text_content() or "").strip()
+
+
+# ------------------------------------------------------------ nets on the point ---
+POINTS = """
+cells => cells.map(cell => {
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.lastIndexOf(".");
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + 1);
+    const r = range.getBoundingClientRect();
+    return {text: cell.textContent.trim(), x: r.left, right: cell.getBoundingClientRect().right};
+  }
+  return {text: cell.textContent.trim(), x: null};
+})
+"""
+
+
+def decimal_points(cells: Locator) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = cells.evaluate_all(POINTS)
+    return found
+
+
+@sizes
+@schemes
+@pytest.mark.parametrize("where", ["payout", "night-live"])
+def test_each_persons_net_is_aligned_on_the_decimal_point(
+    new_context: Callable[..., BrowserContext], site: Site, size: str, scheme: str, where: str
+) -> None:
+    keeper, page = open_page(new_context, site, size, scheme, keeper=where == "payout")
+    if where == "payout":
+        keeper.goto(f"/nights/{site.night}/payout")
+    else:
+        page.goto(site.night_link)
+    heading = page.get_by_role("heading", name=re.compile(r"^Each person's net"))
+    expect(heading).to_be_visible()
+    nets = heading.locator("xpath=following-sibling::table[1]").locator("td.num")
+    points = decimal_points(nets)
+    shown = {p["text"] for p in points}
+    assert {"+$12.40", "-$3.10", "$0.00", "+$90.70", "-$100.00"} <= shown, points
+    xs = [p["x"] for p in points]
+    assert None not in xs, points
+    assert max(xs) - min(xs) <= 1, points
+    if where == "payout":  # the games' pots below: their Net column too
+        for table in page.locator(".summary table.pot").all():
+            column = decimal_points(table.locator("td.net"))
+            xs = [p["x"] for p in column]
+            assert None not in xs and max(xs) - min(xs) <= 1, column
