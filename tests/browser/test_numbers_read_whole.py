@@ -234,3 +234,25 @@ def test_each_persons_net_is_aligned_on_the_decimal_point(
             column = decimal_points(table.locator("td.net"))
             xs = [p["x"] for p in column]
             assert None not in xs and max(xs) - min(xs) <= 1, column
+
+
+# ------------------------------------------------------------------- re-buys ---
+@schemes
+@pytest.mark.parametrize("where", ["sheet", "live"])
+def test_two_rebuys_never_break_at_the_hyphen(
+    new_context: Callable[..., BrowserContext], site: Site, scheme: str, where: str
+) -> None:
+    keeper, page = open_page(new_context, site, "360x740", scheme, keeper=where == "sheet")
+    if where == "sheet":
+        keeper.goto(f"/games/{site.vegas}")
+    else:
+        page.goto(site.game_link)
+    note = page.locator("section.pot th").filter(has_text="Christopher").locator("span.muted")
+    expect(note).to_have_text("· 2 re-buys")
+    lines: dict[str, float] = note.evaluate(
+        """span => ({rects: span.getClientRects().length,
+                    height: span.getBoundingClientRect().height,
+                    line: parseFloat(getComputedStyle(span).lineHeight)})"""
+    )
+    assert lines["rects"] == 1 and lines["height"] < 1.5 * lines["line"], lines
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
