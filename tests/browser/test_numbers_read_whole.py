@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from tests.browser.harness import open_context, start_server
 from tests.browser.keeper import Keeper
 from tests.browser.test_live_view import show_players
+from tests.browser.test_small_screens import axe_script
 
 pytestmark = pytest.mark.browser
 
@@ -180,6 +181,24 @@ def test_the_money_chart_labels_never_overlap_on_a_phone(
         " document.body.append(p); const c = getComputedStyle(p).color; p.remove(); return c; }"
     )
     assert colour == muted, (colour, muted)
+
+
+@schemes
+def test_the_money_chart_passes_axe(
+    new_context: Callable[..., BrowserContext], site: Site, scheme: str
+) -> None:
+    """The chart is a group named by its title, each dot an image named by its date: axe
+    finds nothing on the regular's page (any impact)."""
+    context = new_context(**SIZES["360x740"], color_scheme=scheme, storage_state=site.state,
+                          bypass_csp=True)  # fmt: skip
+    page = context.new_page()
+    Keeper(page, site.url).goto(f"/regulars/{site.ann}")
+    page.add_script_tag(path=str(axe_script()))
+    results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    found = [f"{v['id']}: {n['target']}" for v in results["violations"] for n in v["nodes"]]
+    assert found == [], found
+    names = page.get_by_role("img", name="2026-10-02: $12.40")
+    expect(names).to_have_count(1)
 
 
 def squeezed(locator: Locator) -> str:
