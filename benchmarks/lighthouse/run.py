@@ -1,6 +1,7 @@
-"""Lighthouse (mobile, simulated throttling) on four pages of a freshly seeded Scorekeeper:
-the sign-in page, a night, the sheet of a ten-player, sixty-round Vegas game, and the
-players' live view of that game (no login).
+"""Lighthouse (mobile, simulated throttling) on six pages of a freshly seeded Scorekeeper:
+the sign-in page, a night, the sheet of a ten-player, sixty-round Vegas game, the
+players' live view of that game (no login), the night's payout page (finished games,
+transfers to pay) and the players' live view of the whole night (no login).
 
 Run through run.sh, which installs Lighthouse first. Steps: a fresh directory under /tmp
 holds the SQLite database (seed.py fills it); gunicorn serves the app as README.md's
@@ -167,7 +168,10 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the /tmp instance")
     parser.add_argument("--runs", type=int, default=3, help="audits per page (median kept)")
     parser.add_argument(
-        "--pages", nargs="*", default=[], help="audit only these (sign-in night sheet live)"
+        "--pages",
+        nargs="*",
+        default=[],
+        help="audit only these (sign-in night sheet live payout night-live)",
     )
     parser.add_argument(
         "--gzip", action="store_true",
@@ -209,6 +213,8 @@ def main() -> int:
             ("night", f"/nights/{seed['night']}", seed["cookie"]),
             ("sheet 10x60", f"/games/{seed['game']}", seed["cookie"]),
             ("live 10x60", seed["live"], None),
+            ("payout", f"/nights/{seed['night']}/payout", seed["cookie"]),
+            ("night-live", seed["night_live"], None),
         ]
         pages = [p for p in pages if not args.pages or p[0].split()[0] in args.pages]
         for name, path, cookie in pages:

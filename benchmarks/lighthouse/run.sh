@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Lighthouse on the sign-in page, a night, the sheet of a long game and its live view:
+# Lighthouse on the sign-in page, a night, the sheet of a long game and its live view,
+# the night's payout page and its live view:
 # see README.md.
 #   benchmarks/lighthouse/run.sh            # install Lighthouse if needed, seed, serve, audit
 #   benchmarks/lighthouse/run.sh --keep     # keep the /tmp instance (database, gunicorn log)

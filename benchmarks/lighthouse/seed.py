@@ -1,13 +1,16 @@
 """Seed a fresh Scorekeeper database for the Lighthouse run and print what run.py needs.
 
     seed.py DATABASE_URI SECRET_KEY   ->   {"night": 1, "game": 1, "live": "/live/...",
+                                            "night_live": "/live/night/...",
                                             "cookie": "session=..."}
 
 The database is migrated from empty; a keeper signs up through the app (so the session
 and remember cookies are real ones, signed with SECRET_KEY, valid in the server started
 with the same key); the night and the long game are made with the app's services: ten
 players of Vegas Rummy, sixty rounds, re-buys and flipped wild cards included. The game is
-shown to players (its live link, read with no cookie).
+shown to players (its live link, read with no cookie). The same night has two finished
+games (Rummy of six, Vegas of three with a re-buy and a drop), so its payout page has
+transfers to pay and nets to read; the night is shown to players too (its live link).
 """
 
 from __future__ import annotations
@@ -32,6 +35,37 @@ EMAIL = "keeper@example.com"
 PASSWORD = "correct horse battery"
 CARDS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK", "W"]
 SUITS = "CDHS"
+
+
+# Two finished games of the night: the payout page's transfers and nets.
+FINISHED: list[dict[str, object]] = [
+    {
+        "format": "scorekeeper-game/1",
+        "variant": "rummy",
+        "settings": {"buy_in": 300, "target_score": 100, "currency": "USD"},
+        "players": ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"],
+        "rounds": [
+            {"went_out": "Bob", "hands": {"Ann": 10, "Cy": 5, "Dee": 8, "Eve": 12, "Finn": 3}},
+            {"went_out": "Ann", "hands": {"Bob": 20, "Cy": 25, "Dee": 30, "Eve": 15, "Finn": 10}},
+        ],
+    },
+    {
+        "format": "scorekeeper-game/1",
+        "variant": "vegas",
+        "settings": {"buy_in": 200, "max_score": 100, "pot_split": [70, 30], "currency": "USD"},
+        "players": ["Gus", "Hana", "Ivo"],
+        "rounds": [
+            {"went_out": "Gus", "hands": {"Hana": 60, "Ivo": 30}, "wild": "7C"},
+            {"went_out": "Gus", "hands": {"Hana": 45, "Ivo": 20}, "wild": "QH"},
+            {"went_out": "Ivo", "hands": {"Gus": 40, "Hana": 55}, "wild": "JK", "drops": ["Hana"]},
+            {
+                "went_out": "Gus",
+                "hands": {"Ivo": ["K", "Q", "J", "10", "9", "5", "W"]},
+                "wild": "3S",
+            },
+        ],
+    },
+]
 
 
 def hidden_inputs(html: str) -> dict[str, str]:
@@ -95,13 +129,28 @@ def main(uri: str, secret_key: str) -> dict[str, object]:
                 # Only one player left under the max: the game would end. Smaller hands.
                 services.remove_last_round(game, expected_version=None, submission=None, user=user)
             assert not standings.finished, f"round {number} ends the game"
+        for record in FINISHED:
+            done = services.import_game(
+                db.session.get(Night, night.id), json.dumps(record), user=user, submission=None
+            )
+            assert services.standings_for(done).finished, f"{record['variant']} should be finished"
         link = live.open_link(game_id=game.id)
-        ids = {"night": night.id, "game": game.id, "live": f"/live/{link.token}"}
+        night_link = live.open_link(night_id=night.id)
+        ids = {
+            "night": night.id,
+            "game": game.id,
+            "live": f"/live/{link.token}",
+            "night_live": f"/live/night/{night_link.token}",
+        }
     cookies = [f"{name}={client.get_cookie(name).value}" for name in ("session", "remember_token")]
     check = client.get(f"/games/{ids['game']}")
     assert check.status_code == 200, check.status_code
-    check = app.test_client().get(str(ids["live"]))
+    check = client.get(f"/nights/{ids['night']}/payout")
     assert check.status_code == 200, check.status_code
+    assert "pay-list" in check.get_data(as_text=True), "the payout page should list transfers"
+    for path in (ids["live"], ids["night_live"]):
+        check = app.test_client().get(str(path))
+        assert check.status_code == 200, (path, check.status_code)
     return {**ids, "cookie": "; ".join(cookies)}
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..models import Regular
+from ..rules import format_money
 from .results import GamePlayed, results_of
 
 __all__ = ["GamePlayed", "NightLine", "RegularStats", "all_stats", "head_to_head", "money_chart"]
@@ -168,9 +169,37 @@ def head_to_head(first: RegularStats, second: RegularStats) -> HeadToHead:
     return HeadToHead(games, ahead, behind, level, nights, net_first, net_second)
 
 
+# The money chart's layout, in the SVG's own units (its viewBox): the picture scales to the
+# page's width (320 units across a 360 px phone's column, 11-unit text about 11 px there).
+CHART_FONT = 11  # the labels' font size
+CHART_CHAR = 6.6  # what one character of a label takes across (digits are tabular)
+LABEL_GAP = CHART_FONT + 2  # y labels closer than this are moved apart (never overlapping)
+
+
+@dataclass(frozen=True)
+class ChartLabel:
+    """A value on the y axis: its text, where it is drawn (``y``) and where its value is
+    (``at``: the tick; the text may sit a little away so that labels never overlap)."""
+
+    text: str
+    y: float
+    at: float
+
+
+@dataclass(frozen=True)
+class ChartMark:
+    """One night on the chart: a dot, and what it says on hover and to a screen reader."""
+
+    x: float
+    y: float
+    title: str
+
+
 @dataclass(frozen=True)
 class MoneyChart:
-    """A regular's net over time as an SVG polyline (viewBox 0 0 width height)."""
+    """A regular's net over time as an SVG polyline (viewBox 0 0 width height), with its
+    values on the y axis (highest, 0, lowest), a dot for each night and the first and last
+    dates under the x axis."""
 
     width: int
     height: int
@@ -180,21 +209,56 @@ class MoneyChart:
     bottom: int  # cents at the bottom edge
     first: str  # the first and last dates, for the axis
     last: str
+    left: float = 0  # the plot's left and right edges (the y labels are left of it)
+    right: float = 0
+    date_y: float = 0  # the baseline of the dates under the x axis
+    labels: tuple[ChartLabel, ...] = ()
+    marks: tuple[ChartMark, ...] = ()
 
 
-def money_chart(running: list[tuple[date, int]], width: int = 320, height: int = 120) -> MoneyChart:
+def _spread(wanted: list[float], low: float, high: float) -> list[float]:
+    """Label positions (sorted, top first) moved apart to at least LABEL_GAP, kept within
+    [low, high]: pushed down from the top, then back up from the bottom if they ran over."""
+    out: list[float] = []
+    for y in wanted:
+        out.append(max(y, out[-1] + LABEL_GAP) if out else max(y, low))
+    for i in range(len(out) - 1, -1, -1):
+        limit = high if i == len(out) - 1 else out[i + 1] - LABEL_GAP
+        out[i] = min(out[i], limit)
+    return out
+
+
+def money_chart(
+    running: list[tuple[date, int]], currency: str = "USD", width: int = 320, height: int = 150
+) -> MoneyChart:
+    """The chart of ``running`` (the net after each night, in ``currency``'s minor unit)."""
     values = [v for _, v in running] or [0]
     top, bottom = max(0, *values), min(0, *values)
     span = (top - bottom) or 1
-    pad = 6
+    ends = sorted({top, 0, bottom}, reverse=True)
+    texts = [format_money(v, currency) for v in ends]
+    pad, plot_top, plot_bottom = 6, 8.0, height - 24.0
+    left = round(pad + max(len(t) for t in texts) * CHART_CHAR + 4, 1)
+    right = width - pad
 
     def y(v: int) -> float:
-        return round(pad + (top - v) * (height - 2 * pad) / span, 1)
+        return round(plot_top + (top - v) * (plot_bottom - plot_top) / span, 1)
 
     n = max(1, len(running) - 1)
-    points = " ".join(
-        f"{round(pad + i * (width - 2 * pad) / n, 1)},{y(v)}" for i, (_, v) in enumerate(running)
+    xs = [round(left + i * (right - left) / n, 1) for i in range(len(running))]
+    points = " ".join(f"{x},{y(v)}" for x, (_, v) in zip(xs, running, strict=True))
+    # Text is drawn from its baseline: a third of the font below the value's line.
+    placed = _spread([y(v) + CHART_FONT / 3 for v in ends], CHART_FONT, plot_bottom + 4)
+    labels = tuple(
+        ChartLabel(t, round(at, 1), y(v)) for t, at, v in zip(texts, placed, ends, strict=True)
+    )
+    marks = tuple(
+        ChartMark(x, y(v), f"{day.isoformat()}: {format_money(v, currency)}")
+        for x, (day, v) in zip(xs, running, strict=True)
     )
     first = running[0][0].isoformat() if running else ""
     last = running[-1][0].isoformat() if running else ""
-    return MoneyChart(width, height, points, y(0), top, bottom, first, last)
+    return MoneyChart(
+        width, height, points, y(0), top, bottom, first, last,
+        left, right, height - 6, labels, marks,
+    )  # fmt: skip

@@ -139,7 +139,7 @@ def show(regular_id: int) -> str:
         others=[o.regular for o in everyone.values() if o.regular.id != regular.id],
         vs=vs,
         h2h=stats.head_to_head(mine, vs) if vs and vs is not mine else None,
-        chart=stats.money_chart(mine.running()),
+        chart=stats.money_chart(mine.running(), mine.currency),
         form=FlaskForm(),
         rename_form=RenameForm(name=regular.name),
         handles_form=_handles_form(regular),

@@ -5,12 +5,14 @@ pay checked with a sentence that names the bad one, another keeper's regulars no
 from __future__ import annotations
 
 import re
+from html import unescape
+from itertools import pairwise
 
 import pytest
 
 from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, handle_rows, inputs, text_of
-from tests.web.test_settle_up import regular_ids
+from tests.web.test_settle_up import new_night, regular_ids
 
 
 @pytest.fixture
@@ -135,3 +137,57 @@ def test_a_hostile_or_malformed_handle_is_refused_and_nothing_saved(
     page = post(keeper, f"/regulars/{ids['Ann']}/handles", handle_rows([(kind, handle)]))
     assert "payment handle 1: " in page and message in page, page
     assert snapshot(app) == before
+
+
+# ------------------------------------------------------------- the money chart ---
+def three_nights_of_ann(keeper: Keeper) -> None:
+    """Ann loses $3.10, wins $15.50, loses $2.00 (two-player Rummy of one deal, the buy-in
+    the stake): after each night her net is -$3.10, $12.40, $10.40."""
+    for day, stake, out in [("2026-09-04", "3.10", "Bob"), ("2026-10-02", "15.50", "Ann"),
+                            ("2026-11-06", "2.00", "Bob")]:  # fmt: skip
+        night = new_night(keeper, f"Night of {day}", day, [], ["Ann", "Bob"])
+        game = keeper.game(night, "rummy", ["Ann", "Bob"], buy_in=stake, deals="1")
+        loser = "Ann" if out == "Bob" else "Bob"
+        assert keeper.enter(game, out, {loser: 5}).status_code == 302
+
+
+def svg_texts(svg: str, css_class: str) -> list[str]:
+    return [unescape(t) for t in re.findall(rf'<text class="{css_class}"[^>]*>([^<]*)</text>', svg)]
+
+
+def test_the_money_chart_has_values_marks_and_dates(keeper, client):
+    """Issue 22: the chart had no axis values and no marks. Three nights of Ann's, the
+    numbers hand-checked: the y axis says the highest ($12.40), 0 and the lowest (-$3.10)
+    from the top down; a dot a night, each with its date and her net then in its title;
+    the first and last dates under the x axis."""
+    three_nights_of_ann(keeper)
+    ids = regular_ids(client)
+    html = client.get(f"/regulars/{ids['Ann']}").get_data(as_text=True)
+    svg = re.search(r'<figure class="money-chart">.*?</svg>', html, re.S)
+    assert svg, "the chart is drawn"
+    chart = svg.group(0)
+    assert svg_texts(chart, "y-label") == ["$12.40", "$0.00", "-$3.10"]
+    ys = [float(y) for y in re.findall(r'<text class="y-label"[^>]*\by="([\d.]+)"', chart)]
+    assert ys == sorted(ys) and min(b - a for a, b in pairwise(ys)) >= 11, ys
+    titles = re.findall(r'<circle class="night"[^>]*><title>([^<]*)</title></circle>', chart)
+    assert [unescape(t) for t in titles] == [
+        "2026-09-04: -$3.10",
+        "2026-10-02: $12.40",
+        "2026-11-06: $10.40",
+    ]
+    assert svg_texts(chart, "x-label") == ["2026-09-04", "2026-11-06"]
+    # The dots sit on the line: the second (the highest) above the others, the first lowest.
+    cy = [float(v) for v in re.findall(r'<circle class="night"[^>]*\bcy="([\d.]+)"', chart)]
+    assert cy[1] < cy[2] < cy[0], cy
+    assert "Money: $10.40" in text_of(client.get(f"/regulars/{ids['Ann']}"))
+
+
+def test_one_night_on_the_chart_has_one_date_and_no_label_twice(keeper, client):
+    """One night won: the highest is the net, the lowest is 0 (said once), one date."""
+    night = new_night(keeper, "Only night", "2026-11-20", [], ["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"], buy_in="4", deals="1")
+    assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
+    html = client.get(f"/regulars/{regular_ids(client)['Ann']}").get_data(as_text=True)
+    assert svg_texts(html, "y-label") == ["$4.00", "$0.00"]
+    assert svg_texts(html, "x-label") == ["2026-11-20"]
+    assert len(re.findall(r'<circle class="night"', html)) == 1
