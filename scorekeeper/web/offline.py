@@ -26,7 +26,14 @@ bp = Blueprint("offline", __name__)
 
 # The app's own files the service worker keeps from the start (the shell): every page
 # needs them, offline too.
-SHELL = ("css/app.css", "js/app.js", "js/offline.js", "icons/icon.svg", "icons/icon-192.png")
+SHELL = (
+    "css/app.css",
+    "js/app.js",
+    "js/round.js",
+    "js/offline.js",
+    "icons/icon.svg",
+    "icons/icon-192.png",
+)
 WORKER_TEMPLATES = ("sw.js", "manifest.webmanifest")
 
 

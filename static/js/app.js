@@ -1,213 +1,10 @@
-// Scorekeeper's script. Every page works without it; it makes the table quicker: the card
-// counter, live sums (with Texas multipliers), confirmations, keeping
-// the screen awake while a game is open, and the service worker for no network (offline.js
-// draws the rounds waiting on the phone, loaded only when there are some).
+// Scorekeeper's script. Every page works without it; it makes the table quicker:
+// confirmations, the new night's seating order, keeping the screen awake while a game is
+// open, and the service worker for no network (offline.js draws the rounds waiting on the
+// phone, loaded only when there are some). The round form's own script (the card counter,
+// live sums) is round.js, loaded by that page only.
 (function () {
   "use strict";
-
-  // A hand field is read the way the server reads it (scorekeeper/forms.py,
-  // parse_hand_field and parse_hand_text). While the visible text still shows exactly the
-  // cards tapped on the counter (kept in a hidden field), the hand is those cards: a tapped
-  // 7 is the seven. Otherwise the typed text counts: a lone number or a sum is points
-  // ("7", "10+7"), words are cards ("K 7 JK"). Anything this script cannot be sure the
-  // server reads the same way shows no sum at all, never a different one.
-  var PLAIN = /^[0-9A-Za-z+, \t\n\r\f\v]*$/;
-  var POINTS = /^\d{1,5}([ \t\n\r\f\v]*\+[ \t\n\r\f\v]*\d{1,5})*$/;
-
-  function tokens(text) {
-    return (text || "").toUpperCase().split(/[ \t\n\r\f\v,]+/).filter(Boolean);
-  }
-
-  function sameCards(a, b) {
-    if (a.length !== b.length) return false;
-    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-    return true;
-  }
-
-  function readHand(text, tapped, rules) {
-    if (!PLAIN.test(text) || !PLAIN.test(tapped)) return null;
-    var cards = tokens(tapped);
-    var typed = tokens(text);
-    if (!(cards.length && sameCards(cards, typed))) {
-      var raw = text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
-      if (!raw) return null;
-      if (POINTS.test(raw)) {
-        var points = raw.split("+").reduce(function (a, b) { return a + parseInt(b, 10); }, 0);
-        return points > rules.maxPoints ? null : { points: points, cards: null };
-      }
-      cards = typed;
-    }
-    if (!cards.length || cards.length > rules.maxCards) return null;
-    var total = 0;
-    for (var i = 0; i < cards.length; i++) {
-      if (!Object.prototype.hasOwnProperty.call(rules.values, cards[i])) return null;
-      total += rules.values[cards[i]];
-    }
-    return { points: total, cards: cards };
-  }
-
-  function setupRoundForm(form) {
-    var rules = {
-      values: JSON.parse(form.getAttribute("data-values") || "{}"),
-      maxPoints: parseInt(form.getAttribute("data-max-points") || "9999", 10),
-      maxCards: parseInt(form.getAttribute("data-max-cards") || "60", 10)
-    };
-    var multiplier = parseInt(form.getAttribute("data-multiplier") || "1", 10);
-    var shows = [];
-    form.querySelectorAll("[data-hand]").forEach(function (box) {
-      var input = box.querySelector("input.hand-input");
-      var tapped = box.querySelector("input[data-cards]");
-      var out = box.querySelector("output.sum");
-      function show() {
-        var hand = input.disabled ? null : readHand(input.value, tapped.value, rules);
-        if (hand === null) { out.textContent = ""; return; }
-        var v = hand.points;
-        out.textContent = multiplier > 1 ? v + " → " + v * multiplier : "= " + v;
-      }
-      shows.push(show);
-      // The cards counted so far: the tapped ones, or cards typed by hand ("K 7").
-      function counted() {
-        var hand = readHand(input.value, tapped.value, rules);
-        return hand && hand.cards ? hand.cards : [];
-      }
-      // Points typed by hand ("12", "12+3"), not the tapped cards: a tap adds to them.
-      function typedPoints() {
-        var cards = tokens(tapped.value);
-        if (cards.length && sameCards(cards, tokens(input.value))) return null;
-        var raw = input.value.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
-        return POINTS.test(raw) ? raw : null;
-      }
-      function setCards(cards) {
-        tapped.value = cards.join(" ");
-        input.value = tapped.value;
-        show();
-      }
-      function setPoints(text) {
-        tapped.value = "";
-        input.value = text;
-        show();
-      }
-      // Typing by hand wins over the counter: the text is read as typed.
-      input.addEventListener("input", function () { tapped.value = ""; show(); });
-      box.querySelectorAll("[data-card]").forEach(function (btn) {
-        btn.addEventListener("click", function () {
-          var code = btn.getAttribute("data-card");
-          var points = typedPoints();
-          // Typed 12, tapped a 3: "12+3", the card's value this round added to the points.
-          if (points !== null) { setPoints(points + "+" + rules.values[code]); return; }
-          var cards = counted();
-          if (cards.length >= rules.maxCards) return;
-          setCards(cards.concat([code]));
-        });
-      });
-      var back = box.querySelector("[data-undo-card]");
-      if (back) back.addEventListener("click", function () {
-        var points = typedPoints();
-        if (points !== null) {  // "12+3": the last added value goes; typed points stay
-          var cut = points.lastIndexOf("+");
-          if (cut > 0) setPoints(points.slice(0, cut).replace(/[ \t\n\r\f\v]+$/, ""));
-          return;
-        }
-        var cards = counted();
-        if (cards.length) setCards(cards.slice(0, -1));
-      });
-      var clear = box.querySelector("[data-clear]");
-      if (clear) clear.addEventListener("click", function () { setCards([]); });
-      // The counter's button opens the pad of cards under the row; its last key (Next, or
-      // Done on the last hand) folds it and moves on to the next hand, as the number
-      // pad's Next does.
-      var toggle = box.querySelector("button.count-cards");
-      var pad = box.querySelector(".cards-pad");
-      if (toggle && pad) {
-        var openPad = function (open) {
-          pad.hidden = !open;
-          toggle.setAttribute("aria-expanded", open ? "true" : "false");
-        };
-        toggle.hidden = false;
-        toggle.addEventListener("click", function () { openPad(pad.hidden); });
-        var done = pad.querySelector("[data-pad-done]");
-        if (done) done.addEventListener("click", function () {
-          openPad(false);
-          var open = openHands();
-          var next = open[open.indexOf(input) + 1];
-          if (next) next.focus();
-          else toggle.focus();
-        });
-      }
-      show();
-    });
-    // Fields the browser restores on "back" change no event: read them again.
-    window.addEventListener("pageshow", function () { shows.forEach(function (f) { f(); }); });
-
-    // The player who went out has no hand: their row is marked, their field disabled (so
-    // it is not sent) and, in Dummy, their contract ticked (the server ticks it anyway).
-    var rows = Array.prototype.slice.call(form.querySelectorAll("[data-hand]"));
-    function handOf(row) { return row.querySelector("input.hand-input"); }
-    function openHands() {
-      return rows.map(handOf).filter(function (input) { return !input.disabled; });
-    }
-    function markOut() {
-      var checked = form.querySelector("input[name=went_out]:checked");
-      rows.forEach(function (row) {
-        var input = handOf(row);
-        var seat = input.name.slice(5);
-        var isOut = !!checked && checked.value === seat;
-        row.classList.toggle("is-out", isOut);
-        input.disabled = isOut;
-        row.querySelector("input[data-cards]").disabled = isOut;
-        var contract = form.querySelector("input[name=contract-" + seat + "]");
-        if (contract && isOut && !contract.checked) {
-          contract.checked = true;
-          contract.setAttribute("data-ticked-for-out", "");
-        } else if (contract && !isOut && contract.hasAttribute("data-ticked-for-out")) {
-          contract.checked = false;
-          contract.removeAttribute("data-ticked-for-out");
-        }
-      });
-      // The keyboard's key says what Enter does: next hand, or done on the last one.
-      var open = openHands();
-      open.forEach(function (input, i) {
-        var last = i === open.length - 1;
-        input.setAttribute("enterkeyhint", last ? "done" : "next");
-        var done = input.closest("[data-hand]").querySelector("[data-pad-done]");
-        if (done) done.textContent = last ? "Done" : "Next";
-      });
-      shows.forEach(function (f) { f(); });
-    }
-    // A tap on who went out goes straight on to the first hand still to type, so the
-    // number pad is up; arrow keys moving through the choices stay where they are.
-    var viaTap = false;
-    form.addEventListener("pointerdown", function (e) {
-      viaTap = !!(e.target.closest && e.target.closest(".out-choice"));
-    }, true);
-    form.addEventListener("keydown", function () { viaTap = false; }, true);
-    form.querySelectorAll("input[name=went_out]").forEach(function (radio) {
-      radio.addEventListener("change", function () {
-        markOut();
-        if (!viaTap) return;
-        viaTap = false;
-        var next = openHands().filter(function (input) { return !input.value; })[0];
-        if (next) next.focus();
-      });
-    });
-    // Enter (the number pad's Next) moves to the next hand instead of sending a half
-    // typed round; on the last hand it closes the keyboard, leaving Save in view.
-    form.addEventListener("keydown", function (e) {
-      var input = e.target;
-      if (e.key !== "Enter" || !input.classList || !input.classList.contains("hand-input")) return;
-      e.preventDefault();
-      var open = openHands();
-      var next = open[open.indexOf(input) + 1];
-      if (next) next.focus();
-      else input.blur();
-    });
-    markOut();
-    form.addEventListener("submit", function (e) {
-      var button = form.querySelector("button[type=submit]");
-      // Not when the form was kept (offline.js: no connection, the round stays in it).
-      if (button) { setTimeout(function () { button.disabled = !e.defaultPrevented; }, 0); }
-    });
-  }
 
   // Keep the screen awake while a game is open (the sheet, entering a round), where the
   // browser allows it; asked again when the page is shown again, released on leaving.
@@ -447,17 +244,32 @@
 
   // Times on the keeper's pages read in the phone's time zone: the server reads its IANA
   // name from this cookie (web/__init__.py local_time). A change shows from the next page.
+  // Asking Intl for the zone is a long task on a cheap phone, so it is asked off the page,
+  // in a worker (static/js/zone.js), and only when the clock's offset from UTC is not the
+  // one the cookie was set with (a first visit, a summer time change, a journey).
   function rememberTimeZone() {
-    var zone = "";
-    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
-    if (!/^[A-Za-z0-9_+\/-]{1,64}$/.test(zone) || document.cookie.indexOf("tz=" + zone) >= 0) return;
-    document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
+    var meta = document.querySelector('meta[name="sk-account"][data-zone]');
+    var offset = String(new Date().getTimezoneOffset());
+    if (!meta || !window.Worker || cookie("tzo") === offset && cookie("tz")) return;
+    var worker = new Worker(meta.getAttribute("data-zone"));
+    worker.onmessage = function (e) {
+      worker.terminate();
+      var zone = String(e.data || "");
+      if (!/^[A-Za-z0-9_+\/-]{1,64}$/.test(zone)) return;
+      var keep = "; path=/; max-age=31536000; SameSite=Lax";
+      document.cookie = "tz=" + zone + keep;
+      document.cookie = "tzo=" + offset + keep;
+    };
+  }
+
+  function cookie(name) {
+    var found = document.cookie.match(new RegExp("(?:^|; )" + name + "=([^;]*)"));
+    return found ? found[1] : "";
   }
 
   function setup() {
     rememberTimeZone();
     document.querySelectorAll("form[data-seating]").forEach(setupSeating);
-    document.querySelectorAll("form.round-form").forEach(setupRoundForm);
     document.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (e) {
         if (!window.confirm(form.getAttribute("data-confirm"))) e.preventDefault();
