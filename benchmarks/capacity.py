@@ -1,6 +1,6 @@
 """Capacity: how many live tables one box holds, and how it grows past one box (issue 24).
 
-    PYTHONPATH=. .venv/bin/python -P benchmarks/capacity.py [--instances 1|2] [--compress 10]
+    PYTHONPATH=. .venv/bin/python -P benchmarks/capacity.py [--instances 1|2] [--compress 2]
         [--start 20] [--step 10] [--max 150] [--settle 20] [--measure 40] [--workers 4]
         [--soak TABLES --soak-minutes 10] [--profile]
 
@@ -770,6 +770,15 @@ def goals(args: argparse.Namespace, held_tables: float, windows: list[dict[str, 
         )
 
 
+def most_compress(workers: int) -> float:
+    """The most time may be compressed before a game's six players, polling together,
+    pass 80% of the per-link limit of a worker (spread evenly over the workers)."""
+    from scorekeeper.web.live import PER, POLL_SECONDS, RATE
+
+    real_per_link = 6 / POLL_SECONDS * PER  # polls of one real table's link in PER seconds
+    return 0.8 * RATE * workers / real_per_link
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     admin_db = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -781,7 +790,7 @@ def main() -> None:
     parser.add_argument("--instances", type=int, choices=[1, 2], default=1)
     parser.add_argument("--redis", action="store_true", help="the shared cache with 1 instance too")
     parser.add_argument("--workers", type=int, default=4, help="sync workers per instance")
-    parser.add_argument("--compress", type=float, default=10.0)
+    parser.add_argument("--compress", type=float, default=2.0)
     parser.add_argument("--start", type=int, default=20, help="simulated tables, first window")
     parser.add_argument("--step", type=int, default=10)
     parser.add_argument("--max", type=int, default=150)
@@ -793,6 +802,12 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="py-spy a worker, first window")
     parser.add_argument("--keep", type=Path, help="a folder to copy the raw results into")
     args = parser.parse_args()
+    if args.compress > (most := most_compress(args.workers * args.instances)):
+        parser.error(
+            f"--compress {args.compress:g} polls each game's live link {args.compress:g} times "
+            f"as often as a real table, past the app's limit per link and worker "
+            f"(web/live.py RATE): every poll over it is a 429, an error; at most {most:.1f}"
+        )
 
     print(f"Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit()}")
     print(f"Machine: {machine()}")
