@@ -13,7 +13,6 @@ and its night is not deleted; otherwise nothing (the same 404 as a token never m
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,8 +21,9 @@ from sqlalchemy import ColumnElement, delete, exists, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import LIVE_TOKEN_BYTES, CoKeeper, KeeperLink, Night, User, utcnow
-from .base import Conflict, commit_created, commit_plain, creating, transaction
+from ..models import CoKeeper, KeeperLink, Night, User
+from . import links
+from .base import transaction
 
 
 def kept_by(user_id: Any, *, owner_only: bool = False) -> ColumnElement[bool]:
@@ -37,59 +37,25 @@ def kept_by(user_id: Any, *, owner_only: bool = False) -> ColumnElement[bool]:
 
 
 # ------------------------------------------------------------------ keeper links ---
+# The night's one keeper link in force, opened, turned off and renewed as a live link is
+# (:mod:`.links`).
 def link_in_force(night_id: int) -> KeeperLink | None:
-    query = select(KeeperLink).where(
-        KeeperLink.night_id == night_id, KeeperLink.revoked_at.is_(None)
-    )
-    return db.session.scalars(query).first()
+    return links.in_force(KeeperLink, night_id=night_id)
 
 
-@transaction
 def open_link(night_id: int) -> KeeperLink:
-    """The night's keeper link in force, made when there is none. Idempotent: a second
-    tap finds the same link; of two at the same moment the partial unique index lets one
-    in and the other finds it."""
-    found = link_in_force(night_id)
-    if found is not None:
-        return found
-    link = KeeperLink(token=secrets.token_urlsafe(LIVE_TOKEN_BYTES), night_id=night_id)
-    db.session.add(link)
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        found = link_in_force(night_id)
-        if found is None:  # pragma: no cover - a clash of 128-bit tokens
-            raise Conflict from None
-        return found
-    return link
+    return links.open_link(KeeperLink, night_id=night_id)
 
 
-@transaction
 def turn_off(night_id: int) -> bool:
     """Turn the link in force off (the row kept); False when none was. Who already keeps
     the night stays a co-keeper (removing one is its own step)."""
-    found = link_in_force(night_id)
-    if found is None:
-        return False
-    found.revoked_at = utcnow()
-    commit_plain()
-    return True
+    return links.turn_off(KeeperLink, night_id=night_id)
 
 
-@transaction
 def renew(night_id: int, *, user: User, submission: str | None) -> KeeperLink:
-    """A new link in force and the old one off, in one commit. The form's one-time id
-    makes a second post of it (a double tap) renew nothing more (AlreadyCreated)."""
-    with creating(user, submission):
-        found = link_in_force(night_id)
-        if found is not None:
-            found.revoked_at = utcnow()
-            db.session.flush()  # off before the new one comes in (one in force at a time)
-        link = KeeperLink(token=secrets.token_urlsafe(LIVE_TOKEN_BYTES), night_id=night_id)
-        db.session.add(link)
-        commit_created(user, submission, "keeper_link", link)
-    return link
+    return links.renew(KeeperLink, "keeper_link", user=user, submission=submission,
+                       night_id=night_id)  # fmt: skip
 
 
 def night_of_link(token: str) -> Night | None:

@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, union
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db, reading
 from ..models import (
-    LIVE_TOKEN_BYTES,
     LIVE_TOKEN_MAX,
     Game,
     LedgerEntry,
@@ -40,16 +37,11 @@ from ..models import (
     Regular,
     Seat,
     User,
-    utcnow,
 )
-from .base import Conflict, commit_created, commit_plain, creating, transaction
+from . import links
 from .state import state_key
 
 _TOKEN = re.compile(rf"[A-Za-z0-9_-]{{16,{LIVE_TOKEN_MAX}}}")
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(LIVE_TOKEN_BYTES)
 
 
 def plausible(token: str) -> bool:
@@ -58,51 +50,25 @@ def plausible(token: str) -> bool:
 
 
 # ------------------------------------------------------------------- the keeper ---
-def _in_force(game_id: int | None, night_id: int | None) -> Any:
-    query = select(LiveLink).where(LiveLink.revoked_at.is_(None))
-    if game_id is not None:
-        return query.where(LiveLink.game_id == game_id)
-    return query.where(LiveLink.night_id == night_id)
+def _opens(game_id: int | None, night_id: int | None) -> dict[str, int | None]:
+    return {"game_id": game_id} if game_id is not None else {"night_id": night_id}
 
 
 def link_in_force(*, game_id: int | None = None, night_id: int | None = None) -> LiveLink | None:
     """The game's (or the night's) link in force, if there is one."""
-    return db.session.scalars(_in_force(game_id, night_id)).first()
+    return links.in_force(LiveLink, **_opens(game_id, night_id))
 
 
-@transaction
 def open_link(*, game_id: int | None = None, night_id: int | None = None) -> LiveLink:
-    """The link in force, made when there is none. Idempotent: a second tap finds the same
-    link, and of two phones asking at the same moment one makes it and the other finds it
-    (the partial unique index lets only one in)."""
-    found = link_in_force(game_id=game_id, night_id=night_id)
-    if found is not None:
-        return found
-    link = LiveLink(token=new_token(), game_id=game_id, night_id=night_id)
-    db.session.add(link)
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        found = link_in_force(game_id=game_id, night_id=night_id)
-        if found is None:  # pragma: no cover - a clash of 128-bit tokens
-            raise Conflict from None
-        return found
-    return link
+    """The link in force, made when there is none (idempotent: :func:`links.open_link`)."""
+    return links.open_link(LiveLink, **_opens(game_id, night_id))
 
 
-@transaction
 def turn_off(*, game_id: int | None = None, night_id: int | None = None) -> bool:
     """Turn the link in force off (kept, with when); False when there was none."""
-    found = link_in_force(game_id=game_id, night_id=night_id)
-    if found is None:
-        return False
-    found.revoked_at = utcnow()
-    commit_plain()
-    return True
+    return links.turn_off(LiveLink, **_opens(game_id, night_id))
 
 
-@transaction
 def renew(
     *,
     game_id: int | None = None,
@@ -110,18 +76,9 @@ def renew(
     user: User,
     submission: str | None,
 ) -> LiveLink:
-    """A new link in force, the old one (if any) turned off, in one commit: whoever had
-    the old link sees nothing more. The form's one-time id makes a second post of it (a
-    double tap) renew nothing more (AlreadyCreated): the link the first made stays."""
-    with creating(user, submission):
-        found = link_in_force(game_id=game_id, night_id=night_id)
-        if found is not None:
-            found.revoked_at = utcnow()
-            db.session.flush()  # off before the new one comes in (one in force at a time)
-        link = LiveLink(token=new_token(), game_id=game_id, night_id=night_id)
-        db.session.add(link)
-        commit_created(user, submission, "live_link", link)
-    return link
+    """A new link in force, the old one off, in one commit; a double tap renews once."""
+    opens = _opens(game_id, night_id)
+    return links.renew(LiveLink, "live_link", user=user, submission=submission, **opens)
 
 
 # ------------------------------------------------------------------ the players ---
