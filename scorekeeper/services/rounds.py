@@ -150,18 +150,15 @@ class RoundPlan:
         return gone
 
     def _without_dropped(self, rounds: list[Round]) -> None:
-        """Take the later hands and drops of who this correction drops out off ``rounds``."""
-        for name in self.dropped_now():
-            key = name_key(name)
-            for number in range(self.number + 1, len(rounds) + 1):
-                rnd = rounds[number - 1]
-                if key in {name_key(j) for j in rnd.joins}:
-                    break
-                rounds[number - 1] = replace(
-                    rnd,
-                    hands={n: h for n, h in rnd.hands.items() if name_key(n) != key},
-                    drops=tuple(d for d in rnd.drops if name_key(d) != key),
-                )
+        """Take the later hands of who this correction drops out off ``rounds``, and their
+        drop there if they dropped again (a drop comes with a hand: they expired in it)."""
+        for number, name, _ in self.later_hands_gone():
+            key, rnd = name_key(name), rounds[number - 1]
+            rounds[number - 1] = replace(
+                rnd,
+                hands={n: h for n, h in rnd.hands.items() if name_key(n) != key},
+                drops=tuple(d for d in rnd.drops if name_key(d) != key),
+            )
 
     def record(self) -> GameRecord:
         rounds = list(self.base.rounds)
