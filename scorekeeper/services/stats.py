@@ -203,17 +203,19 @@ class MoneyChart:
 
     width: int
     height: int
-    points: str  # "x,y x,y ..."
     zero_y: float  # where the line for 0 is
-    top: int  # cents at the top edge
-    bottom: int  # cents at the bottom edge
     first: str  # the first and last dates, for the axis
     last: str
-    left: float = 0  # the plot's left and right edges (the y labels are left of it)
-    right: float = 0
-    date_y: float = 0  # the baseline of the dates under the x axis
-    labels: tuple[ChartLabel, ...] = ()
-    marks: tuple[ChartMark, ...] = ()
+    left: float  # the plot's left and right edges (the y labels are left of it)
+    right: float
+    date_y: float  # the baseline of the dates under the x axis
+    labels: tuple[ChartLabel, ...]
+    marks: tuple[ChartMark, ...]
+
+    @property
+    def points(self) -> str:
+        """The line through the nights' dots, as an SVG polyline's points."""
+        return " ".join(f"{m.x},{m.y}" for m in self.marks)
 
 
 def _spread(wanted: list[float], low: float, high: float) -> list[float]:
@@ -246,7 +248,6 @@ def money_chart(
 
     n = max(1, len(running) - 1)
     xs = [round(left + i * (right - left) / n, 1) for i in range(len(running))]
-    points = " ".join(f"{x},{y(v)}" for x, (_, v) in zip(xs, running, strict=True))
     # Text is drawn from its baseline: a third of the font below the value's line.
     placed = _spread([y(v) + CHART_FONT / 3 for v in ends], CHART_FONT, plot_bottom + 4)
     labels = tuple(
@@ -258,7 +259,4 @@ def money_chart(
     )
     first = running[0][0].isoformat() if running else ""
     last = running[-1][0].isoformat() if running else ""
-    return MoneyChart(
-        width, height, points, y(0), top, bottom, first, last,
-        left, right, height - 6, labels, marks,
-    )  # fmt: skip
+    return MoneyChart(width, height, y(0), first, last, left, right, height - 6, labels, marks)
