@@ -251,7 +251,9 @@
     var meta = document.querySelector('meta[name="sk-account"][data-zone]');
     var offset = String(new Date().getTimezoneOffset());
     if (!meta || !window.Worker || cookie("tzo") === offset && cookie("tz")) return;
-    var worker = new Worker(meta.getAttribute("data-zone"));
+    var worker;
+    try { worker = new Worker(meta.getAttribute("data-zone")); } catch (e) { return; }
+    worker.onerror = function () { worker.terminate(); };  // offline: asked next time
     worker.onmessage = function (e) {
       worker.terminate();
       var zone = String(e.data || "");

@@ -48,3 +48,26 @@ def test_the_phones_zone_is_kept_and_times_read_in_it(
     keeper.goto(f"/games/{game}")
     keeper.goto(f"/nights/{night}")
     assert errors == []
+
+
+def test_a_phone_that_cannot_start_the_worker_still_gets_the_rest_of_the_script(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """The zone is a nicety: a browser that refuses the worker (a policy, an old engine)
+    still registers the service worker for offline rounds, set up after it."""
+    context = new_context()
+    context.add_init_script("window.Worker = function () { throw new Error('refused'); };")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    keeper = Keeper(page, live_server)
+    keeper.sign_up()
+    keeper.start_night(["Ann", "Bob"])
+    registered = page.evaluate(
+        """() => Promise.race([
+          navigator.serviceWorker.ready.then(r => Boolean(r.active || r.installing)),
+          new Promise(done => setTimeout(() => done(false), 8000))])"""
+    )
+    assert registered is True
+    assert errors == []
+    assert "tz" not in {c["name"] for c in context.cookies()}
