@@ -26,6 +26,7 @@ from ..rules import (
     replay,
 )
 from ..rules.record import read_json
+from ..rules.seating import seating
 from .base import (
     Refused,
     check_fresh,
@@ -115,22 +116,16 @@ def _checked_record(
 
 
 def _seat_players(game: Game, night: Night, record: GameRecord, standings: Standings) -> None:
-    """The record's players in order, then each late joiner of imported rounds at the
-    seat the engine gave them."""
-    for position, spec in enumerate(record.players):
+    """Every player at the seat the engine gave them, as the live app writes seats
+    (``rules.seating``): a joiner of imported rounds seated after someone moves the
+    players after them one on."""
+    for seat in seating(record, standings):
         game.seats.append(
             Seat(
-                person=find_or_add_person(night, spec.name),
-                position=position,
-                handicap=spec.handicap,
-            )
-        )
-    for player in standings.players[len(record.players) :]:
-        game.seats.append(
-            Seat(
-                person=find_or_add_person(night, player.name),
-                position=player.seat,
-                joined_round=player.joined_round,
+                person=find_or_add_person(night, seat.name),
+                position=seat.position,
+                handicap=seat.handicap,
+                joined_round=seat.joined_round,
             )
         )
 

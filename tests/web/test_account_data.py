@@ -690,3 +690,31 @@ def test_a_waiting_joiner_keeps_the_seat_chosen_and_a_doctored_seat_is_refused(
         bea = db.session.scalars(select(User).where(User.email == "bea@example.com")).one()
         moved = db.session.scalars(select(Game).join(Night).where(Night.owner_id == bea.id)).one()
         assert moved.pending_joins == [{"name": "Dee", "after": "Ann"}]
+
+
+def test_a_seated_joiner_after_a_chosen_player_imports_in_the_seats_the_app_wrote(
+    app, client, newcomer
+):
+    """Dee joins after Ann (not last) and plays: the file goes into another account with
+    every seat where the live app put it, and the sheet reads the same."""
+    keeper = Keeper(client)
+    keeper.signup(ANN)
+    night = new_night(keeper, "Friday", "2026-11-20", [], ["Ann", "Bob", "Cy", "Dee"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
+    assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 5}).status_code == 302
+    joined = keeper.post_form(
+        f"/games/{game}/join", {"person": "Dee", "after": "Ann", "action": "add"}
+    )
+    assert joined.status_code == 302
+    assert keeper.enter(game, "Bob", {"Ann": 7, "Cy": 3, "Dee": 4}).status_code == 302
+    with app.app_context():
+        seats_before = [
+            (s.position, s.person.name, s.joined_round) for s in db.session.get(Game, game).seats
+        ]
+    data = exported(client)
+    imported = upload(newcomer, data)
+    assert imported.status_code == 302, text_of(imported)
+    with app.app_context():
+        bea = db.session.scalars(select(User).where(User.email == "bea@example.com")).one()
+        moved = db.session.scalars(select(Game).join(Night).where(Night.owner_id == bea.id)).one()
+        assert [(s.position, s.person.name, s.joined_round) for s in moved.seats] == seats_before

@@ -455,6 +455,36 @@ def test_export_and_import_round_trip(keeper, client):
     assert api(client, new_id)["standings"] == api(client, game)["standings"]
 
 
+def test_a_record_with_a_joiner_seated_after_the_first_player_imports(app, keeper, client):
+    """Dee joins after Ann, not last: the exported record imports as a new game (it was
+    refused as "changed at the same moment": Dee was given Bob's seat) and deals on in
+    the same seats."""
+    night = keeper.night(["Ann", "Bob", "Cy", "Dee"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], buy_in="1.00")
+    keeper.enter(game, "Ann", {"Bob": 5, "Cy": 5})
+    r = keeper.post_form(f"/games/{game}/join", {"person": "Dee", "after": "Ann", "action": "add"})
+    assert r.status_code == 302
+    keeper.enter(game, "Bob", {"Ann": 7, "Cy": 3, "Dee": 4})
+    record = json.loads(client.get(f"/games/{game}/export.json").get_data(as_text=True))
+    r = keeper.post_form(f"/nights/{night}/games/import", {"record": json.dumps(record)})
+    assert r.status_code == 302, text_of(r)
+    new_id = int(r.headers["Location"].split("/")[-1])
+    assert api(client, new_id)["standings"] == api(client, game)["standings"]
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Game
+
+    def seats(game_id: int) -> list[tuple[int, str, int]]:
+        with app.app_context():
+            game_row = db.session.get(Game, game_id)
+            return [(s.position, s.person.name, s.joined_round) for s in game_row.seats]
+
+    assert (
+        sorted(seats(new_id))
+        == sorted(seats(game))
+        == [(0, "Ann", 0), (1, "Dee", 2), (2, "Bob", 0), (3, "Cy", 0)]
+    )
+
+
 def test_import_refuses_a_broken_record_and_keeps_nothing(keeper, client):
     night = keeper.night(["Ann", "Bob"])
     bad = {

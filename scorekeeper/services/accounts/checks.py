@@ -17,6 +17,7 @@ from ...rules import GameRecord, RecordError, name_key, replay
 from ...rules.money import CURRENCIES, LOCALES, rounding_steps
 from ...rules.names import clean_name
 from ...rules.record import read_json
+from ...rules.seating import Seating, seating
 from .. import ledger
 from ..nights import MAX_GAMES_PER_NIGHT, MAX_PEOPLE_PER_NIGHT
 from ..payments import HandleError, clean_handle
@@ -352,11 +353,9 @@ def _check_games(
 
 def _check_record(
     data: Any, where: str, number: int, night: dict[str, Any], roster: dict[str, str]
-) -> tuple[GameRecord, list[tuple[int, str, int, int]]]:
+) -> tuple[GameRecord, list[Seating]]:
     """A game's record replayed, in its night's currency, its players among its night's
-    people; and its seats as a game made by the services has them (services.create_game):
-    the record's players in order, then each late joiner (a player back after a drop too)
-    at the seat the engine gave them."""
+    people; and its seats as the live app writes them (``rules.seating``)."""
     try:
         record = GameRecord.from_json(data)
         standings = replay(record)
@@ -365,8 +364,7 @@ def _check_record(
     if record.settings.currency != night["currency"]:
         raise _fail(where, f"it is in {record.settings.currency}, its night in "
                     f"{night['currency']}")  # fmt: skip
-    seats = [(i, p.name, p.handicap, 0) for i, p in enumerate(record.players)]
-    seats += [(p.seat, p.name, 0, p.joined_round) for p in standings.players[len(record.players) :]]
+    seats = seating(record, standings)
     for _, name, _, _ in seats:
         if name not in roster:
             raise _fail(where, f"{name} plays in it but is not among its night's people "

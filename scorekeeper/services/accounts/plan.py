@@ -7,12 +7,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ...rules.seating import Seating
+
 
 @dataclass
 class GamePlan:
     row: dict[str, Any]
     record: dict[str, Any]  # the record as the engine writes it back
-    seats: list[tuple[int, str, int, int]]  # position, person name, handicap, joined round
+    seats: list[Seating]  # as the live app writes them
     deleted_at: datetime | None
     history: list[dict[str, Any]]
 
