@@ -46,9 +46,9 @@ def post(keeper: Keeper, url: str, data: dict[str, Any]) -> Any:
 
 def build_history(keeper: Keeper) -> dict[str, int]:
     """A keeper's months in small: nights in two currencies and locales, a settle-up step,
-    finished, running and deleted games (a correction, a late joiner, one waiting to
-    join), payments (one undone), a write-off, a carry, ways to pay, a merge in force and
-    one undone, a deleted night."""
+    finished, running and deleted games (a correction, a late joiner seated after someone,
+    one waiting to join), payments (one undone), a write-off, a carry, ways to pay, a merge
+    in force and one undone, a deleted night."""
     client = keeper.client
     friday = new_night(keeper, "Friday", "2026-11-20", [], ["Ann", "Bob", "Cy", "Dee"])
     texas = keeper.game(friday, "texas", ["Ann", "Bob", "Cy"])
@@ -58,7 +58,9 @@ def build_history(keeper: Keeper) -> dict[str, int]:
     assert keeper.enter(rummy, "Ann", {"Bob": 5, "Cy": 7, "Dee": 9}).status_code == 302
     running = keeper.game(friday, "vegas", ["Bob", "Cy"], buy_in="1.50")
     assert keeper.enter(running, "Bob", {"Cy": 12}).status_code == 302
-    joined = keeper.post_form(f"/games/{running}/join", {"person": "Dee", "action": "add"})
+    joined = keeper.post_form(  # seated after Bob, not last: Cy moves one seat on
+        f"/games/{running}/join", {"person": "Dee", "after": "Bob", "action": "add"}
+    )
     assert joined.status_code == 302, text_of(joined)
     assert keeper.enter(running, "Cy", {"Bob": 4, "Dee": 3}).status_code == 302
     waiting = keeper.post_form(f"/games/{running}/join", {"person": "Ann", "action": "add"})
