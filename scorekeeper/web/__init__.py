@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from contextlib import suppress
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
@@ -70,6 +70,13 @@ def local_time(moment: datetime, fmt: str = "%d %b %H:%M") -> str:
     zone = _zone(raw[:64]) or UTC
     shown = moment.astimezone(zone)
     return f"{shown.strftime(fmt)} {shown.tzname() or 'UTC'}"
+
+
+def local_today() -> date:
+    """Today's date at the keeper's table (their phone's zone, from the ``tz`` cookie; UTC
+    when the phone has not said): what "tonight" and a new night's date mean."""
+    raw = request.cookies.get(TIME_ZONE_COOKIE, "") if has_request_context() else ""
+    return datetime.now(_zone(raw[:64]) or UTC).date()
 
 
 class IdConverter(IntegerConverter):

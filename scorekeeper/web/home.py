@@ -11,6 +11,7 @@ from ..forms import DeleteNightForm
 from ..models import Night
 from ..rules import VARIANTS
 from ..services import keepers
+from . import local_today
 from .nights import summaries
 
 bp = Blueprint("home", __name__)
@@ -33,13 +34,19 @@ def index() -> str:
         .order_by(Night.deleted_at.desc())
         .limit(10)
     ).all()
-    # Tonight's night first, with each game's state (variant, round, leader).
-    latest = services.owned_night(nights[0].id, current_user) if nights else None
+    # Tonight's night first, with each game's state (variant, round, leader): the latest
+    # night played by today at the table, not one set up for a later date.
+    today = local_today()
+    coming = [n for n in nights if n.played_on > today]
+    played = [n for n in nights if n.played_on <= today]
+    tonight = played[0] if played else (coming[-1] if coming else None)
+    latest = services.owned_night(tonight.id, current_user) if tonight else None
     return render_template(
         "home/index.html",
         latest=latest,
         games=summaries(latest) if latest else [],
-        earlier=nights[1:],
+        coming=[n for n in reversed(coming) if n is not tonight],
+        earlier=[n for n in played if n is not tonight],
         deleted=deleted,
         restore_form=DeleteNightForm(),
         kept_with=keepers.nights_kept_with(current_user),

@@ -36,6 +36,7 @@ from ..rules import RecordError, Standings
 from ..rules.money import use_money_locale
 from ..services import ledger
 from ..services.regulars import regulars_of
+from . import local_today
 from .keepers import keepers_section
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
@@ -81,6 +82,7 @@ def new() -> str | Response | tuple[str, int]:
     form.locale.choices = locale_choices()
     if not form.is_submitted():
         form.locale.data = preferred_locale(request.accept_languages)
+        form.played_on.data = local_today()  # the table's date, not the server's
     if form.validate_on_submit():
         picked = {str(r.id): r.name for r in regulars}
         try:

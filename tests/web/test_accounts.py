@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
 from tests.web.keeper import Keeper, inputs, text_of
 
 
@@ -105,3 +109,34 @@ def test_home_shows_tonights_games_with_their_state_and_earlier_nights(client):
     page = text_of(client.get("/"))
     assert "Tonight" in page and "Texas Rummy Round 1 played · Ann leading" in page
     assert "Earlier nights Last week" in page
+
+
+def test_tonight_is_the_night_played_by_today_not_one_set_up_for_later(client):
+    """Issue 34: a night set up for next week took the "Tonight" place (the home page took
+    the latest date). Tonight is the latest night on or before today at the table (the
+    phone's zone); a later one is listed under "Coming up"."""
+    k = Keeper(client)
+    k.signup()
+    today = datetime.now(ZoneInfo("Pacific/Kiritimati")).date()  # UTC+14: a day ahead
+    for name, day in [("Next week", today + timedelta(days=7)), ("Today", today),
+                      ("Last week", today - timedelta(days=7))]:  # fmt: skip
+        r = k.post_form("/nights/new", {"name": name, "played_on": day.isoformat(),
+                        "currency": "USD", "paper": "Letter", "people": "Ann\nBob"})  # fmt: skip
+        assert r.status_code == 302, text_of(r)
+    client.set_cookie("tz", "Pacific/Kiritimati")
+    html = client.get("/").get_data(as_text=True)
+    tonight = html.split("Tonight", 1)[1].split("<h3>Games</h3>", 1)[0]
+    assert "<strong>Today</strong>" in tonight
+    page = text_of(client.get("/"))
+    assert "Coming up Next week" in page and "Earlier nights Last week" in page
+
+
+def test_a_new_night_is_dated_today_at_the_table(client):
+    """The new-night form's date is the phone's today (the server's UTC date was a day
+    behind or ahead near midnight)."""
+    k = Keeper(client)
+    k.signup()
+    client.set_cookie("tz", "Pacific/Kiritimati")
+    today = datetime.now(ZoneInfo("Pacific/Kiritimati")).date().isoformat()
+    html = client.get("/nights/new").get_data(as_text=True)
+    assert re.search(rf'name="played_on"[^>]*value="{today}"', html), html
