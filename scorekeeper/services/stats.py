@@ -86,13 +86,18 @@ class RegularStats:
                 played[g.title][1] += g.won
         return sorted(((t, p, w) for t, (p, w) in played.items()), key=lambda x: (-x[1], x[0]))
 
+    def _decided(self) -> list[NightLine]:
+        """Nights in the main currency where the regular finished a game: a night with
+        only a game still running (or none) decided nothing, so it is no best or worst."""
+        return [n for n in self._main() if n.games]
+
     @property
     def best(self) -> NightLine | None:
-        return max(self._main(), key=lambda n: (n.net, n.played_on), default=None)
+        return max(self._decided(), key=lambda n: (n.net, n.played_on), default=None)
 
     @property
     def worst(self) -> NightLine | None:
-        return min(self._main(), key=lambda n: (n.net, n.played_on), default=None)
+        return min(self._decided(), key=lambda n: (n.net, n.played_on), default=None)
 
     def running(self) -> list[tuple[date, int]]:
         """The net over time in the main currency: after each night, the sum so far."""

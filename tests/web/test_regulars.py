@@ -191,3 +191,20 @@ def test_one_night_on_the_chart_has_one_date_and_no_label_twice(keeper, client):
     assert svg_texts(html, "y-label") == ["$4.00", "$0.00"]
     assert svg_texts(html, "x-label") == ["2026-11-20"]
     assert len(re.findall(r'<circle class="night"', html)) == 1
+
+
+def test_a_night_with_only_a_running_game_is_no_worst_night(keeper, client):
+    """Issue 34: Ann won on both nights she finished a game ($3.10, then $15.50); a third
+    night with only a game still running showed as her worst night, at $0.00. A night
+    decides nothing until a game of it is finished."""
+    for day, stake in [("2026-09-04", "3.10"), ("2026-10-02", "15.50")]:
+        night = new_night(keeper, f"Night of {day}", day, [], ["Ann", "Bob"])
+        game = keeper.game(night, "rummy", ["Ann", "Bob"], buy_in=stake, deals="1")
+        assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
+    running = new_night(keeper, "Still playing", "2026-11-06", [], ["Ann", "Bob"])
+    game = keeper.game(running, "rummy", ["Ann", "Bob"], buy_in="2.00", deals="3")
+    assert keeper.enter(game, "Bob", {"Ann": 5}).status_code == 302
+    page = text_of(client.get(f"/regulars/{regular_ids(client)['Ann']}"))
+    assert "Best night: Night of 2026-10-02 (2026-10-02), $15.50." in page
+    assert "Worst night: Night of 2026-09-04 (2026-09-04), $3.10." in page
+    assert "Still playing (2026-11-06)" not in page.split("Best night", 1)[1][:200]
