@@ -132,7 +132,20 @@ def format_money(amount: int, currency: str = "USD", locale: str | None = None) 
 
 @functools.lru_cache(maxsize=8192)
 def _formatted(amount: int, currency: str, locale: str) -> str:
-    return str(format_currency(to_major(amount, currency), currency, locale=locale))
+    return _currency_spaced(
+        str(format_currency(to_major(amount, currency), currency, locale=locale))
+    )
+
+
+# CLDR's currency spacing (Babel does not apply it): a symbol that ends (or starts) with a
+# letter is kept apart from the digits by a no-break space, ``KWD 1.250``, not
+# ``KWD1.250``; a sign like ``$`` or ``€`` stays where the pattern puts it.
+_LETTER_THEN_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)")
+_DIGIT_THEN_LETTER = re.compile(r"(?<=\d)(?=[^\W\d_])")
+
+
+def _currency_spaced(text: str) -> str:
+    return _DIGIT_THEN_LETTER.sub("\u00a0", _LETTER_THEN_DIGIT.sub("\u00a0", text))
 
 
 def signed_money(amount: int, currency: str = "USD") -> str:

@@ -33,7 +33,11 @@ def test_each_currency_has_its_own_minor_unit(currency, digits) -> None:
         (-1250, "USD", "en", "-$12.50"),
         (500, "JPY", "en", "¥500"),
         (100000, "JPY", "en", "¥100,000"),
-        (1500, "KWD", "en", "KWD1.500"),
+        (1500, "KWD", "en", "KWD\xa01.500"),  # a code as symbol: apart (CLDR spacing)
+        (-1500, "KWD", "en", "-KWD\xa01.500"),
+        (1250, "CHF", "en", "CHF\xa012.50"),
+        (1250, "KWD", "de", "1,250\xa0KWD"),
+        (-1250, "USD", "es_MX", "-USD\xa012.50"),
         (123450, "EUR", "de", "1.234,50\xa0€"),
         (123450, "EUR", "en", "€1,234.50"),
         (0, "USD", "en", "$0.00"),

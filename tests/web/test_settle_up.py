@@ -440,7 +440,7 @@ def test_a_three_decimal_currency_reads_in_thousandths(keeper, client):
     record = client.get(f"/games/{game}/export.json").get_json()
     assert record["settings"]["buy_in"] == 1250
     page = payout(client, night)
-    assert "Bob pays Ann KWD1.250" in page
+    assert "Bob pays Ann KWD 1.250" in page  # the locale's (no-break) space
     rows = list(csv.reader(io.StringIO(client.get(f"/nights/{night}/export.csv").text)))
     assert ["Bob", "Ann", "1.250"] in rows
 
