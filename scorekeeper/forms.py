@@ -171,7 +171,9 @@ class OneTimeForm(FlaskForm):
 
 
 class SignupForm(FlaskForm):
-    email = EmailField("Email", validators=[InputRequired(), Email(), Length(max=254)])
+    email = EmailField(
+        "Email", validators=[InputRequired(), Email(granular_message=True), Length(max=254)]
+    )
     password = PasswordField(
         "Password",
         validators=[
@@ -197,7 +199,12 @@ class LoginForm(FlaskForm):
 class ForgotPasswordForm(OneTimeForm):
     email = EmailField(
         "Email",
-        validators=[InputRequired(), Email(), Length(max=254), no_control_characters("email")],
+        validators=[
+            InputRequired(),
+            Email(granular_message=True),
+            Length(max=254),
+            no_control_characters("email"),
+        ],
         filters=[_strip],
     )
 

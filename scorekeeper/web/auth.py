@@ -27,6 +27,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_login import current_user, login_required, login_user, logout_user
@@ -48,6 +49,7 @@ from ..services import logins, mail, resets
 bp = Blueprint("auth", __name__)
 NO_MATCH = "That email and password do not match an account."
 DISABLED = "This account is disabled: ask whoever runs this app to enable it again."
+SIGNED_UP_AS = "signed_up_as"  # the session key: the email just signed up with
 SIGNED_UP = (
     "Sign-up received: now log in with your email and the password you chose. If that "
     "email already had an account, nothing was changed, and its own password logs in."
@@ -170,6 +172,7 @@ def signup() -> str | Response | tuple[str, int]:
     if form.validate_on_submit():
         register(form.email.data.strip().lower(), form.password.data)
         flash(SIGNED_UP, "info")
+        session[SIGNED_UP_AS] = form.email.data.strip()  # the log-in form starts with it
         # On to log in, then where the sign-up was going (a keeper link), else a new night.
         wanted = request.args.get("next")
         after = _safe_next(wanted) if wanted else url_for("nights.new")
@@ -183,6 +186,8 @@ def login() -> str | Response | tuple[str, int]:
     if current_user.is_authenticated:
         return redirect(url_for("home.index"))
     form = LoginForm()
+    if request.method == "GET" and not form.email.data:
+        form.email.data = session.pop(SIGNED_UP_AS, None)
     if form.validate_on_submit():
         email = form.email.data.strip().lower()
         cookie = request.cookies.get(logins.DEVICE_COOKIE)
