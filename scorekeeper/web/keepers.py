@@ -1,8 +1,8 @@
 """Co-keepers: the keeper link a night's owner hands out (with its QR code), the page it
 opens, and the owner's list of who keeps the night with them.
 
-``/keep/<token>`` asks for a login first (Flask-Login's redirect, which comes back to the
-link; signing up on the way keeps it), then asks "Keep <night> with <owner>?": one POST
+``/keep/<token>`` opened logged out says who invites to which night and asks for a login
+(or a sign-up) that comes back to the link, then asks "Keep <night> with <owner>?": one POST
 adds the co-keeper (idempotent) and opens the night. The owner, or a co-keeper already,
 goes straight to the night. A token never made, turned off, or of a deleted night
 answers the same 404. Everything else here is the owner's alone."""
@@ -41,12 +41,16 @@ def keepers_section(night: Night) -> dict[str, Any]:
 
 
 @bp.route("/keep/<token>", methods=["GET", "POST"])
-@login_required
 def open_link(token: str) -> str | Response:
-    """The keeper link: "Keep <night> with <owner>?", then the night."""
+    """The keeper link: "Keep <night> with <owner>?", then the night. Opened logged out,
+    it says who invites to which night, and leads to log in or sign up and back here."""
     night = keepers.night_of_link(token) if live.plausible(token) else None
     if night is None:
         abort(404)
+    if not current_user.is_authenticated:
+        if request.method == "POST":
+            return redirect(url_for("auth.login", next=request.path))
+        return render_template("keepers/invite.html", night=night, back=request.path)
     if night.owner_id == current_user.id or keepers.is_co_keeper(night.id, current_user.id):
         return redirect(url_for("nights.show", night_id=night.id))
     form = KeeperForm()

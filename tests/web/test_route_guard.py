@@ -43,7 +43,9 @@ ANONYMOUS_ALLOWED = {"auth.signup", "auth.login", "auth.forgot_password", "auth.
 PUBLIC_READ_ONLY = {"live.game", "live.night"}
 # The keeper link (web/keepers.py): whoever has it and logs in may join the night as a
 # co-keeper, so another user is not refused there (tests/web/test_keepers.py); anonymous
-# users are sent to log in, and a token never made answers 404 like any unknown link.
+# anonymous users read who invites to which night (the owner's email, the night's name and
+# date, nothing of its games or people) and are offered log in and sign up; a token never
+# made answers 404 like any unknown link.
 KEEPER_LINK = {"keepers.open_link"}
 # What a co-keeper of the night may not do, though the URL names that night or its
 # game: 404, as for a stranger. Every other page of the night is theirs too.
@@ -376,12 +378,18 @@ NOT_FOUND = "There is nothing here, or it is not yours to see."
 
 def test_the_only_pages_with_ids_anyone_may_read_are_the_live_views(site):
     """Walking every GET route with arguments as a stranger: only PUBLIC_READ_ONLY answer
-    200 (with the owner's live links), and those answer GET alone."""
+    200 (with the owner's live links), and those answer GET alone; and the keeper link's
+    invitation, which names the owner and the night and nothing of what is in it."""
     readable = set()
     for rule in rules(site.app, {"GET"}):
-        if rule.arguments and site.anonymous().get(site.url(rule)).status_code == 200:
+        response = site.anonymous().get(site.url(rule))
+        if rule.arguments and response.status_code == 200:
             readable.add(rule.endpoint)
-    assert readable == PUBLIC_READ_ONLY
+            if rule.endpoint in KEEPER_LINK:
+                invitation = text_of(response)
+                assert "invites you to keep" in invitation
+                assert not any(name in invitation for name in ("Ann", "Bob", "Cy")), invitation
+    assert readable == PUBLIC_READ_ONLY | KEEPER_LINK
     for rule in site.app.url_map.iter_rules():
         if rule.endpoint in PUBLIC_READ_ONLY:
             assert rule.methods <= {"GET", "HEAD", "OPTIONS"}, rule.rule
