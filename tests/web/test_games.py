@@ -45,6 +45,9 @@ def test_new_game_warns_about_a_two_player_texas_pot(keeper, client):
         "of 11 rounds ($1.10): it runs dry after 10 rounds" in page
     )
     assert "cents" not in page and "dimes" not in page
+    # Ante and buy-in explained apart (issue 34: both read "Paid by each player at the start").
+    assert "Ante Each player's stake at the start: whoever goes out is paid from it" in page
+    assert "Buy-in Only if your table plays one besides the ante (0: none)" in page
 
 
 def _seated_post(keeper, night, variant, players, **extra):

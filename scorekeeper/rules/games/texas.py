@@ -11,7 +11,7 @@ from ..cards import JOKER, RANK_NAMES, RANKS
 from ..display import Column, Fact, GameDisplay, pot_fact
 from ..money import format_money
 from ..rounds import Round
-from ..settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec
+from ..settings import CURRENCY, POT_SPLIT, Settings, SettingSpec
 from ..state import Event, GameState, NextRound, PlayerState, RoundResult
 from ..variant import DeckAdvice, Variant, face_values
 
@@ -114,9 +114,21 @@ class Texas(Variant):
     )
     players_advised = (2, 10)
     settings_specs: ClassVar[tuple[SettingSpec, ...]] = (
-        SettingSpec("ante", "Ante", "money", "Paid by each player at the start."),
+        SettingSpec(
+            "ante",
+            "Ante",
+            "money",
+            "Each player's stake at the start: whoever goes out is paid from it each round, "
+            "and what is left is paid out at the end.",
+        ),
         SettingSpec("per_round", "Per round", "money", "Paid from the pot to whoever goes out."),
-        BUY_IN,
+        SettingSpec(
+            "buy_in",
+            "Buy-in",
+            "money",
+            "Only if your table plays one besides the ante (0: none): a second stake at the "
+            "start, into the same pot.",
+        ),
         POT_SPLIT,
         CURRENCY,
     )
