@@ -269,8 +269,23 @@
     return found ? found[1] : "";
   }
 
+  // The new-game form: the cards advised for the seats as they are typed.
+  function deckAdvice(advice) {
+    var table = JSON.parse(advice.getAttribute("data-advice"));
+    var seats = document.querySelectorAll("table.seats input[name^=seat-]");
+    function count() {
+      var n = 0;
+      seats.forEach(function (input) { if (input.value.trim()) n += 1; });
+      var said = table[Math.max(n, 2)];
+      if (said && advice.textContent !== said) advice.textContent = said;
+    }
+    seats.forEach(function (input) { input.addEventListener("input", count); });
+  }
+
   function setup() {
     rememberTimeZone();
+    var advice = document.getElementById("deck-advice");
+    if (advice) deckAdvice(advice);
     document.querySelectorAll("form[data-seating]").forEach(setupSeating);
     document.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (e) {

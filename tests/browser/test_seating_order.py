@@ -44,3 +44,22 @@ def test_the_keeper_orders_regulars_and_new_names_and_games_seat_them_so(
         for row in page.locator("table.seats tbody tr").all()
     }
     assert seats == {"Dee": "1", "Ann": "2", "Cy": "3"}
+
+
+def test_the_deck_advice_counts_the_seats_as_they_are_typed(page: Page, live_server: str) -> None:
+    """Issue 34: the cards advised stayed those of the seats the page opened with. Texas
+    (RULES.md: 2 players one deck, 3-6 two, 7-10 three, two jokers a deck): seven seated,
+    then two taken out, then one."""
+    keeper = Keeper(page, live_server)
+    keeper.sign_up()
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus"]
+    night = keeper.start_night(names, name="Big table")
+    keeper.goto(f"/nights/{night}/games/new?variant=texas")
+    advice = page.locator("#deck-advice")
+    expect(advice).to_have_text("Cards for 7 players: 3 decks with 6 jokers.")
+    for name in ("Fay", "Gus"):
+        page.get_by_label(name, exact=True).fill("")
+    expect(advice).to_have_text("Cards for 5 players: 2 decks with 4 jokers.")
+    for name in ("Cy", "Dee", "Eve"):
+        page.get_by_label(name, exact=True).fill("")
+    expect(advice).to_have_text("Cards for 2 players: 1 deck with 2 jokers.")

@@ -46,17 +46,27 @@ def new(night_id: int) -> str | Response | tuple[str, int]:
             warned = ""
     else:
         warnings = _warnings(variant, form.seating.seated, form, night.currency)
-    players = max(form.seating.seated, 2)
     return render_template(
         "games/new.html",
         night=night,
         form=form,
         variant=variant,
-        advice=variant.deck_advice(players, variant.default_settings()),
+        advice=_deck_advice(variant, form.seating.seated, len(form.seating.rows)),
         warnings=warnings,
         warned=warned,
         from_game=source,
     ), 422 if form.all_errors else 200
+
+
+def _deck_advice(variant: Variant, seated: int, rows: int) -> tuple[str, dict[int, str]]:
+    """The cards for the players seated now, and for every count the seats can reach
+    (the page's script shows the one for the seats as they are typed)."""
+
+    def said(players: int) -> str:
+        return f"Cards for {players} players: {variant.deck_advice(players, variant.default_settings())}."
+
+    counts = range(2, max(rows, seated, 2) + 2)  # + 1: a player added on the form
+    return said(max(seated, 2)), {n: said(n) for n in counts}
 
 
 def _warnings(variant: Variant, players: int, form: NewGameForm, currency: str) -> list[str]:
