@@ -62,8 +62,10 @@ def _deck_advice(variant: Variant, seated: int, rows: int) -> tuple[str, dict[in
     """The cards for the players seated now, and for every count the seats can reach
     (the page's script shows the one for the seats as they are typed)."""
 
+    settings = variant.default_settings()
+
     def said(players: int) -> str:
-        return f"Cards for {players} players: {variant.deck_advice(players, variant.default_settings())}."
+        return f"Cards for {players} players: {variant.deck_advice(players, settings)}."
 
     counts = range(2, max(rows, seated, 2) + 2)  # + 1: a player added on the form
     return said(max(seated, 2)), {n: said(n) for n in counts}
