@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from contextlib import suppress
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo, available_timezones
 
 from flask import (
     Flask,
@@ -33,6 +31,7 @@ from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_money
 from ..rules.money import use_money_locale
 from ..services import login_from_stamp
+from .clock import local_time
 from .headers import PUBLIC_PREFIX, StandardHeaders
 from .offline import wants_json
 
@@ -44,39 +43,6 @@ def datetime_attr(moment: datetime) -> str:
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-#: The cookie the keeper's pages set from the phone's clock (static/js/app.js): the IANA
-#: name of its time zone, so that times read as the table's, not UTC.
-TIME_ZONE_COOKIE = "tz"
-
-
-@functools.cache
-def _zone_names() -> frozenset[str]:
-    return frozenset(available_timezones())
-
-
-def _zone(name: str) -> ZoneInfo | None:
-    """The zone of that IANA name, or None: only names the system knows are looked up."""
-    return ZoneInfo(name) if name in _zone_names() else None
-
-
-def local_time(moment: datetime, fmt: str = "%d %b %H:%M") -> str:
-    """A stored moment in the keeper's time zone (their phone's, from the ``tz`` cookie),
-    with the zone's abbreviation: ``27 Nov 22:43 CET``. UTC when the phone has not said."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    raw = request.cookies.get(TIME_ZONE_COOKIE, "") if has_request_context() else ""
-    zone = _zone(raw[:64]) or UTC
-    shown = moment.astimezone(zone)
-    return f"{shown.strftime(fmt)} {shown.tzname() or 'UTC'}"
-
-
-def local_today() -> date:
-    """Today's date at the keeper's table (their phone's zone, from the ``tz`` cookie; UTC
-    when the phone has not said): what "tonight" and a new night's date mean."""
-    raw = request.cookies.get(TIME_ZONE_COOKIE, "") if has_request_context() else ""
-    return datetime.now(_zone(raw[:64]) or UTC).date()
 
 
 class IdConverter(IntegerConverter):

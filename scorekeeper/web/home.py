@@ -11,7 +11,7 @@ from ..forms import DeleteNightForm
 from ..models import Night
 from ..rules import VARIANTS
 from ..services import keepers
-from . import local_today
+from .clock import local_today
 from .nights import summaries
 
 bp = Blueprint("home", __name__)

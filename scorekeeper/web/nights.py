@@ -36,7 +36,7 @@ from ..rules import RecordError, Standings
 from ..rules.money import use_money_locale
 from ..services import ledger
 from ..services.regulars import regulars_of
-from . import local_today
+from .clock import local_today
 from .keepers import keepers_section
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
