@@ -239,14 +239,14 @@ def play_vegas(keeper: Keeper, night: int) -> int:
 
     # A late joiner: the reference player is Bob (1 expiry, total 30): $2.00 x 1, starts 30.
     keeper.tap(keeper.link("Late joiner"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Join at round 3")
-    assert keeper.text("p.money-moment") == "A newcomer pays $2.00 and starts at 30 points."
+    expect(page.get_by_role("heading", level=1)).to_have_text("Deal someone in at round 3")
+    assert keeper.text("p.money-moment") == "They buy in for $2.00 and start on 30 points."
     page.get_by_label("Who joins").select_option("Dee")
     keeper.tap(keeper.button("Join for $2.00"))
     expect(page.locator("p.flash")).to_have_text(
         "Dee joins at the start of round 3, pays $2.00 and starts at 30."
     )
-    assert "Joining this round: Dee (pays $2.00, starts at 30)" in keeper.banner()
+    assert "Joining this round: Dee after Cy (pays $2.00, starts at 30)" in keeper.banner()
 
     keeper.tap(keeper.link("Enter round 3"))
     expect(keeper.hand_box("Dee").locator(".total")).to_have_text("(joins at 30)")

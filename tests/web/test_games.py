@@ -627,7 +627,7 @@ def test_a_late_joiner_sits_after_whom_the_keeper_says(keeper, client, app):
     r = keeper.post_form(f"/games/{game}/join", {"person": "Dee", "after": "Ann", "action": "add"})
     assert r.status_code == 302
     sheet = text_of(client.get(f"/games/{game}"))
-    assert "Joining this round: Dee (after Ann)" in sheet
+    assert "Joining this round: Dee after Ann (pays" in sheet
     assert "Cy deals , Ann starts" in sheet
     # The round form lists the table from who starts: Ann, Dee, Bob (Cy dealt).
     form = client.get(f"/games/{game}/rounds/new").get_data(as_text=True)
@@ -818,3 +818,31 @@ def test_the_sheet_link_the_service_worker_reads_stays_on_one_line(keeper, clien
     game = keeper.game(night, "rummy", ["Ann", "Bob"])
     html = client.get(f"/games/{game}").get_data(as_text=True)
     assert re.search(r'/rounds/new" data-version="\d+"', html)
+
+
+def test_the_join_page_speaks_as_players_do_and_offers_the_regulars(keeper, client, app):
+    """Issue 34: the late-joiner page read "RULES: the fee is ...", offered only tonight's
+    list, and said whom a joiner sits after only when the keeper chose someone. Now it
+    offers the owner's other regulars too (never to a co-keeper: tests/web/test_keepers.py),
+    and says whom every waiting joiner sits after."""
+    keeper.night(["Eve", "Fay"], name="Last week")  # Eve and Fay become regulars
+    night = keeper.night(["Ann", "Bob", "Cy", "Dee"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"], first_dealer="Ann", buy_in="1.00")
+    assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 5}).status_code == 302
+    html = client.get(f"/games/{game}/join").get_data(as_text=True)
+    page = text_of(client.get(f"/games/{game}/join"))
+    assert "Deal someone in at round 2" in page and "RULES" not in page
+    assert "They buy in for $1.00 and start on 5 points." in page
+    tonight = html.split('<optgroup label="Tonight">', 1)[1].split("</optgroup>", 1)[0]
+    regulars = html.split('<optgroup label="Your other regulars">', 1)[1].split("</optgroup>")[0]
+    assert ">Dee<" in tonight and ">Eve<" in regulars and ">Fay<" in regulars
+    assert ">Ann<" not in regulars  # on tonight's list already
+    r = keeper.post_form(f"/games/{game}/join", {"person": "Eve", "after": "", "action": "add"})
+    assert r.status_code == 302, text_of(r)
+    page = text_of(client.get(f"/games/{game}/join"))
+    assert "Eve sits after Cy" in page
+    assert "Joining this round: Eve after Cy (pays" in text_of(client.get(f"/games/{game}"))
+    r = keeper.enter(game, "Bob", {"Ann": 5, "Cy": 5, "Eve": 5})
+    assert r.status_code == 302, text_of(r)
+    assert _stored_seats(app, game) == {"Ann": 0, "Bob": 1, "Cy": 2, "Eve": 3}
+    assert "Eve" in text_of(client.get(f"/nights/{night}"))  # on tonight's list now

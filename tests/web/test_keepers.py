@@ -396,3 +396,15 @@ def test_the_keeper_link_starts_where_the_other_phone_reaches_the_app(app, table
     app.config["PUBLIC_URL"] = "https://scores.example.net/"
     html = owner.client.get(f"/nights/{night}").get_data(as_text=True)
     assert f'id="keeper-url" type="text" readonly value="https://scores.example.net{link}"' in html
+
+
+def test_a_co_keeper_is_offered_only_tonights_people_to_join_a_game(app, table):
+    """The join page offers the owner their other regulars (issue 34); a co-keeper sees
+    only the night they keep: Dee (a regular of the owner's Saturday) is not offered."""
+    owner, co, night, _, _, _, _ = table
+    vegas = owner.game(night, "vegas", ["Ann", "Bob"], buy_in="1.00")
+    assert "Dee" in owner.client.get(f"/games/{vegas}/join").get_data(as_text=True)
+    page = co.client.get(f"/games/{vegas}/join")
+    assert page.status_code == 200 and ">Cy<" in page.get_data(as_text=True)
+    assert "Dee" not in page.get_data(as_text=True)
+    assert "regulars" not in text_of(page)

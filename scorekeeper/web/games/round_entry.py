@@ -13,6 +13,7 @@ import functools
 from flask import abort, flash, g, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
+from wtforms.fields.choices import SelectChoice
 
 from ... import services
 from ...forms import (
@@ -25,10 +26,11 @@ from ...forms import (
 )
 from ...models import Game
 from ...rules import RecordError, Standings, format_money
+from ...services.regulars import regulars_of
 from .. import offline
 from .blueprint import bp, game_or_404, with_stamp
 from .round_form import RoundEntry
-from .sheet import render_sheet
+from .sheet import joiners_seated, render_sheet
 
 
 # ------------------------------------------------------------------------ routes ---
@@ -185,9 +187,7 @@ def join(game_id: int) -> Response | tuple[str, int]:
         flash("This game is over.", "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     form = JoinForm()
-    form.person.choices = options(
-        [("", "Choose...")] + [(n, n) for n in services.join_candidates(game, s)]
-    )
+    form.person.choices = _joiner_choices(game, s)
     seats = services.seat_choices(game, s)
     form.after.choices = options(
         [("", f"{seats[-1]} (the last seat)" if seats else "the last seat")]
@@ -205,9 +205,7 @@ def join(game_id: int) -> Response | tuple[str, int]:
         status = 422 if form.new_name.errors else 200
     fee, start = s.join_terms()
     money = functools.partial(format_money, currency=s.pot.currency)
-    waiting = [
-        (n["name"], n["after"]) if isinstance(n, dict) else (n, None) for n in game.pending_joins
-    ]
+    waiting = joiners_seated(s, game.pending_joins)  # whom each sits after, always said
     return render_template(
         "games/join.html",
         game=game,
@@ -218,6 +216,20 @@ def join(game_id: int) -> Response | tuple[str, int]:
         money=money,
         waiting=waiting,
     ), status
+
+
+def _joiner_choices(game: Game, s: Standings) -> list[SelectChoice]:
+    """Who can join: tonight's people not at the table, then (for the night's owner alone:
+    a co-keeper sees nothing of the owner's other regulars) the owner's regulars who are
+    not on tonight's list; one of them joining is added to it."""
+    tonight = services.join_candidates(game, s)
+    choices = [SelectChoice("", "Choose...")]
+    choices += [SelectChoice(n, n, optgroup="Tonight") for n in tonight]
+    if game.night.owner_id == current_user.id:
+        here = {p.name_key for p in game.night.people}
+        others = [r.name for r in regulars_of(current_user.id) if r.name_key not in here]
+        choices += [SelectChoice(n, n, optgroup="Your other regulars") for n in others]
+    return choices
 
 
 def _joined(game: Game, s: Standings, form: JoinForm) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask import abort, make_response, render_template, request, session
 from flask_login import current_user
@@ -40,6 +41,21 @@ def _not_modified(stamp: services.GameStamp) -> Response | None:
     if not request.if_none_match or session.get("_flashes"):
         return None
     return unchanged(_etag(stamp.game_id, stamp.version))
+
+
+def joiners_seated(s: Standings, pending: list[Any]) -> list[tuple[str, str]]:
+    """Each waiting joiner and whom they will sit after, as the engine seats them (a
+    newcomer after the player named or the last seat, someone coming back in their own)."""
+    seats = s.seats_after_joins(pending)
+    order = sorted(seats, key=seats.__getitem__)
+    out = []
+    for entry in pending:
+        name = entry["name"] if isinstance(entry, dict) else entry
+        if name in seats and len(order) > 1:
+            out.append((name, order[order.index(name) - 1]))
+        else:
+            out.append((name, entry.get("after", "") if isinstance(entry, dict) else ""))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,10 +240,9 @@ class SheetView:
             for e in r.events
             if e.kind == "rebuy" and (reached := rebuy_reached(r, e.player)) is not None
         }
-        #: Who joins next round, and where a newcomer sits ("Dee (after Bob)").
+        #: Who joins next round, and whom each sits after ("Dee after Bob").
         self.joining = [
-            f"{n['name']} (after {n['after']})" if isinstance(n, dict) else n
-            for n in game.pending_joins
+            f"{name} after {after}" for name, after in joiners_seated(s, game.pending_joins)
         ]
         self.banner = variant.display.banner(self.next, settings) if self.next else []
         self.notes = variant.display.banner_notes(self.next, settings) if self.next else []
