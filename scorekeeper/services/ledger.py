@@ -175,9 +175,7 @@ def entries_of(night_id: int) -> list[LedgerEntry]:
 
 
 def money_recorded(night_id: int) -> bool:
-    """Whether money was recorded on the night (paid, carried in or out, written off):
-    then a change to its games moves what is still to pay, and the pages that make such
-    a change say so before it is saved."""
+    """Whether money was recorded on the night (paid, carried in or out, written off)."""
     query = select(LedgerEntry.id).where(
         or_(LedgerEntry.night_id == night_id, LedgerEntry.to_night_id == night_id),
         LedgerEntry.undone_at.is_(None),
@@ -185,10 +183,14 @@ def money_recorded(night_id: int) -> bool:
     return db.session.scalar(query.limit(1)) is not None
 
 
-MONEY_MOVES = (
-    "Money was already recorded on this night: saving this changes what is still to pay "
-    "(what was paid and carried stays as it was)."
-)
+MONEY_MOVES = "Money was paid or carried on this night already: this changes what is still to pay."
+
+
+def money_moves(night_id: int, finished: bool) -> str | None:
+    """The line a page that changes a game shows before saving, when the change moves
+    money people already acted on: only a finished game counts in what is still to pay
+    (a running one moves nothing until it ends), and only once money was recorded."""
+    return MONEY_MOVES if finished and money_recorded(night_id) else None
 
 
 def _names(night: Night, entries: list[LedgerEntry]) -> dict[int, str]:

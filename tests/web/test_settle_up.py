@@ -579,3 +579,24 @@ def test_a_night_without_two_people_offers_no_payment_form(keeper: Keeper) -> No
     page = keeper.client.get(f"/nights/{night}/payout")
     assert page.status_code == 200
     assert "Record a payment" not in text_of(page)
+
+
+def test_the_money_warning_shows_only_where_a_change_moves_money(keeper, client):
+    """Issue 34: "Money was already recorded on this night ..." (two lines) showed on every
+    round form of the night once anything was paid, a running game's new rounds too. A
+    running game moves nothing in what is still to pay until it ends; a finished one
+    does. The line shows where saving changes what people acted on, and nowhere else."""
+    night = keeper.night(["Ann", "Bob", "Cy"], name="First")
+    texas = keeper.game(night, "texas", ["Ann", "Bob", "Cy"])
+    play_texas(keeper, texas)
+    running = keeper.game(night, "rummy", ["Ann", "Bob"], buy_in="1.00", deals="3")
+    assert keeper.enter(running, "Ann", {"Bob": 5}).status_code == 302
+    line = "Money was paid or carried on this night already: this changes what is still to pay."
+    assert line not in text_of(client.get(f"/games/{texas}/rounds/3"))  # nothing recorded yet
+    ids = regular_ids(client)
+    mark(keeper, night, ids["Cy"], ids["Ann"])
+    assert line in text_of(client.get(f"/games/{texas}/rounds/3"))
+    assert line in text_of(client.get(f"/games/{texas}/delete"))
+    for url in (f"/games/{running}/rounds/new", f"/games/{running}/rounds/1",
+                f"/games/{running}/delete"):  # fmt: skip
+        assert line not in text_of(client.get(url)), url

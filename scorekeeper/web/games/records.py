@@ -76,13 +76,13 @@ def delete(game_id: int) -> str | Response:
             abort(404)
         form.version.data = str(game.version)
         form.submission.data = new_submission()
-        moves = ledger.MONEY_MOVES if ledger.money_recorded(game.night_id) else None
+        s = services.standings_for(game)
         return render_template(
             "games/delete.html",
             game=game,
-            s=services.standings_for(game),
+            s=s,
             form=form,
-            money_moves=moves,
+            money_moves=ledger.money_moves(game.night_id, s.finished),
         )
     if not form.validate_on_submit():
         abort(400)

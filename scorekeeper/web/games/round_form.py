@@ -286,7 +286,7 @@ class RoundEntry:
             max_hand_points=MAX_HAND_POINTS,
             max_cards=MAX_CARDS_IN_HAND,
             money=lambda c: format_money(c, s.pot.currency),
-            money_moves=ledger.MONEY_MOVES if ledger.money_recorded(self.game.night_id) else None,
+            money_moves=ledger.money_moves(self.game.night_id, s.finished),
         ), status
 
 
