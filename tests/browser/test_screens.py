@@ -99,8 +99,17 @@ def open_screen(
     return context.new_page()
 
 
-SCREENS = ["sheet", "sheet-six", "round-entry", "card-counter", "payout", "live", "live-night",
-           "qr", "qr-night"]
+SCREENS = [
+    "sheet",
+    "sheet-six",
+    "round-entry",
+    "card-counter",
+    "payout",
+    "live",
+    "live-night",
+    "qr",
+    "qr-night",
+]
 CASES = [(name, size) for name in SCREENS for size in SIZES]
 CASES += [("tv", "1280x720"), ("tv-night", "1280x720")]
 
@@ -215,7 +224,7 @@ def test_the_qr_code_fits_the_phone(
     box = code.bounding_box()
     assert box is not None
     width = page.evaluate("() => document.documentElement.clientWidth")
-    assert 0 <= box["x"] and box["x"] + box["width"] <= width, (box, width)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, width)
     height = page.evaluate("() => window.innerHeight")
-    assert 0 <= box["y"] and box["y"] + box["height"] <= height, (box, height)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, height)
     assert box["width"] >= 160, box  # big enough to scan from across the table
