@@ -23,7 +23,7 @@ from ..forms import HandlesForm, MergeForm, RegularForm, RenameForm, checked_who
 from ..models import Regular, RegularMerge
 from ..reports import spreadsheets
 from ..rules import format_money
-from ..services import AlreadyCreated, stats
+from ..services import AlreadyCreated, club, stats
 from ..services import regulars as directory
 from .changes import attempt
 
@@ -65,6 +65,15 @@ def index() -> str:
         merge_form=merge,
         nets=nets_text,
         merges=directory.merges_of(current_user.id),
+    )
+
+
+@bp.get("/balance")
+@login_required
+def balance() -> str:
+    """Who owes whom over all the keeper's open nights, and where each debt comes from."""
+    return render_template(
+        "regulars/balance.html", club=club.club_balance(current_user.id), money=format_money
     )
 
 

@@ -63,6 +63,7 @@ def keeper_pages(app: Flask, client: FlaskClient) -> dict[str, str]:
         save(pages, path, client.get(path))
     save(pages, "/nights/new", client.get("/nights/new"))
     save(pages, "/regulars", client.get("/regulars"))
+    save(pages, "/regulars/balance", client.get("/regulars/balance"))
     for rid in regulars.values():
         response = client.get(f"/regulars/{rid}")
         if response.status_code != 404:  # merged into another

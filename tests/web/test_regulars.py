@@ -12,7 +12,7 @@ import pytest
 
 from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, handle_rows, inputs, text_of
-from tests.web.test_settle_up import new_night, regular_ids
+from tests.web.test_settle_up import carry, mark, new_night, regular_ids
 
 
 @pytest.fixture
@@ -208,3 +208,54 @@ def test_a_night_with_only_a_running_game_is_no_worst_night(keeper, client):
     assert "Best night: Night of 2026-10-02 (2026-10-02), $15.50." in page
     assert "Worst night: Night of 2026-09-04 (2026-09-04), $3.10." in page
     assert "Still playing (2026-11-06)" not in page.split("Best night", 1)[1][:200]
+
+
+def club_lines(client) -> tuple[list[str], list[str]]:
+    page = client.get("/regulars/balance")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    transfers = re.findall(r"<li>([^<]+ pays [^<]+) <strong>([^<]+)</strong></li>", html)
+    people = re.findall(r'<ul class="ledger club-people">(.*?)</ul>', html, re.S)
+    lines = re.findall(r"<li>(.*?)</li>", people[0], re.S) if people else []
+    clean = [re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", li))).strip() for li in lines]
+    return [f"{who} {amount}" for who, amount in transfers], clean
+
+
+def test_the_club_balance_adds_up_every_open_night_and_settles_it_once(keeper, client):
+    """Issue 34 point 5, hand-checked. Friday: Ann wins $3.10 of Bob (Rummy of two, the
+    buy-in the stake). Saturday: Bob wins $2.00 of Cy. Sunday: Cy wins $1.00 of Ann.
+    Across the nights Ann is owed $2.10, Bob owes $1.10, Cy owes $1.00: Bob pays Ann
+    $1.10 and Cy pays Ann $1.00. Bob then pays Friday's $3.10, and Saturday's debt is
+    carried to Sunday: the carried debt counts once, on Sunday."""
+    nights = {}
+    for name, day, winner, loser, stake in [
+        ("Friday", "2026-11-20", "Ann", "Bob", "3.10"),
+        ("Saturday", "2026-11-21", "Bob", "Cy", "2.00"),
+        ("Sunday", "2026-11-22", "Cy", "Ann", "1.00"),
+    ]:
+        night = new_night(keeper, name, day, [], [winner, loser])
+        game = keeper.game(night, "rummy", [winner, loser], buy_in=stake, deals="1")
+        assert keeper.enter(game, winner, {loser: 5}).status_code == 302
+        nights[name] = night
+    transfers, people = club_lines(client)
+    assert transfers == ["Bob pays Ann $1.10", "Cy pays Ann $1.00"]
+    assert people == [
+        "Ann is owed $2.10: +$3.10 from Friday (2026-11-20); -$1.00 from Sunday (2026-11-22)",
+        "Cy owes $1.00: -$2.00 from Saturday (2026-11-21); +$1.00 from Sunday (2026-11-22)",
+        "Bob owes $1.10: -$3.10 from Friday (2026-11-20); +$2.00 from Saturday (2026-11-21)",
+    ]
+    ids = regular_ids(client)
+    mark(keeper, nights["Friday"], ids["Bob"], ids["Ann"])
+    carry(keeper, nights["Saturday"], nights["Sunday"])
+    transfers, people = club_lines(client)
+    assert transfers == ["Ann pays Bob $1.00", "Cy pays Bob $1.00"]
+    assert people[0] == "Bob is owed $2.00: +$2.00 from Sunday (2026-11-22)"
+    assert "Friday" not in " ".join(people) and "Saturday" not in " ".join(people)
+    assert "Who owes whom across nights" in text_of(client.get("/regulars"))
+
+
+def test_the_club_balance_says_when_everyone_is_settled(keeper, client):
+    night = new_night(keeper, "Friday", "2026-11-20", [], ["Ann", "Bob"])
+    keeper.game(night, "rummy", ["Ann", "Bob"], buy_in="1.00", deals="2")  # still running
+    page = text_of(client.get("/regulars/balance"))
+    assert "Nothing is still to pay on your nights: everyone is settled." in page
