@@ -444,7 +444,8 @@ class PaymentForm(OneTimeForm):
 
 
 class CarryForm(OneTimeForm):
-    target = SelectField("Carry what is still to pay into", validate_choice=True)
+    debt = SelectField("Carry", validate_choice=False, validators=[Optional()])  # payer-payee
+    target = SelectField("into", validate_choice=True)
 
 
 class StepForm(FlaskForm):

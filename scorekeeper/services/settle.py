@@ -162,10 +162,18 @@ def record_payment(
 
 
 @transaction
-def carry_open(night: Night, target: Night, *, user: User, submission: str | None) -> int:
-    """Carry every transfer still to pay on ``night`` into ``target``, a later night of
-    the keeper's in the same currency: there each payer owes the payee that amount on top
-    of its games. Returns the amount carried."""
+def carry_open(
+    night: Night,
+    target: Night,
+    *,
+    user: User,
+    submission: str | None,
+    only: tuple[int, int] | None = None,
+) -> int:
+    """Carry every transfer still to pay on ``night`` (or ``only`` the one from that payer
+    to that payee, regular ids: its amount as the book has it now) into ``target``, a
+    later night of the keeper's in the same currency: there each payer owes the payee
+    that amount on top of its games. Returns the amount carried."""
     _lock([night.id, target.id])
     _check_new(night, submission)
     if target.id == night.id or target.owner_id != night.owner_id or target.deleted_at:
@@ -182,6 +190,13 @@ def carry_open(night: Night, target: Night, *, user: User, submission: str | Non
         )
     book = night_book(night)
     lines = [t for t in book.transfers if t.payer is not None and t.payee is not None]
+    if only is not None:
+        lines = [t for t in lines if t.payer and t.payee and (t.payer.id, t.payee.id) == only]
+        if not lines:
+            raise Refused(
+                "That debt is no longer to pay on this night (paid, carried or changed "
+                "meanwhile): nothing was carried. Check what is still to pay and try again."
+            )
     if not lines:
         raise Refused("Nothing is left to pay, so nothing is carried.")
     for t in lines:

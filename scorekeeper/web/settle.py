@@ -5,6 +5,7 @@ an entry, the rounding step and how money is written. Every form is one ledger c
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, url_for
@@ -40,6 +41,7 @@ def _forms(night: Night, book: ledger.NightBook) -> dict[str, Any]:
     payment = PaymentForm(prefix="pay")
     payment.setup(book.parties, night.currency)
     carry = CarryForm(prefix="carry")
+    carry.debt.choices = options([("", "everything still to pay"), *_debts(book)])
     carry.target.choices = options(
         [
             (str(t.id), f"{t.name} · {t.played_on.strftime('%d %b %Y')}")
@@ -53,6 +55,24 @@ def _forms(night: Night, book: ledger.NightBook) -> dict[str, Any]:
     locale = LocaleForm(prefix="locale", locale=night.locale)
     locale.locale.choices = locale_choices()
     return {"payment": payment, "carry": carry, "step": step, "locale_form": locale}
+
+
+def _debts(book: ledger.NightBook) -> list[tuple[str, str]]:
+    """Each open transfer as the carry form offers it alone: ``payer-payee`` ids."""
+    return [
+        (f"{t.payer.id}-{t.payee.id}", t.sentence(book.currency))
+        for t in book.transfers
+        if t.payer is not None and t.payee is not None
+    ]
+
+
+def _pair(raw: str) -> tuple[int, int] | bool | None:
+    """The one debt the carry form chose: (payer, payee) regular ids; None for everything
+    still to pay; False for a value no page offers."""
+    if not raw:
+        return None
+    found = re.fullmatch(r"([0-9]{1,9})-([0-9]{1,9})", raw)
+    return (int(found.group(1)), int(found.group(2))) if found else False
 
 
 @bp.get("/<id:night_id>/payout")
@@ -154,7 +174,8 @@ def carry(night_id: int) -> Response:
     form.target.choices = options(
         [(str(t.id), t.name) for t in ledger.later_nights(night, current_user)]
     )
-    if not form.validate_on_submit():
+    pair = _pair(form.debt.data or "")
+    if not form.validate_on_submit() or pair is False:
         flash(
             "A debt is carried only into a later night of yours in the same currency: "
             "choose one from the list.",
@@ -164,7 +185,11 @@ def carry(night_id: int) -> Response:
     target = night_or_404(checked_whole(form.target.data) or 0)
     return _record(
         lambda: settle.carry_open(
-            night, target, user=current_user, submission=form.submission.data
+            night,
+            target,
+            user=current_user,
+            submission=form.submission.data,
+            only=pair if isinstance(pair, tuple) else None,
         ),
         lambda cents: (
             f"{format_money(cents, night.currency)} still to pay carried into {target.name}."

@@ -22,6 +22,7 @@ import pytest
 
 from scorekeeper.rules import load_game, settle
 from scorekeeper.rules.record import GameRecord
+from tests.web.checks import snapshot
 from tests.web.keeper import Form, Keeper, forms_of, handle_rows, inputs, text_of
 from tests.web.test_games import play_texas
 
@@ -600,3 +601,39 @@ def test_the_money_warning_shows_only_where_a_change_moves_money(keeper, client)
     for url in (f"/games/{running}/rounds/new", f"/games/{running}/rounds/1",
                 f"/games/{running}/delete"):  # fmt: skip
         assert line not in text_of(client.get(url)), url
+
+
+def test_one_debt_is_carried_alone_and_the_others_stay_tonight(app, keeper, client):
+    """Issue 34 point 3: Ann wins a Rummy of three ($1.00 each): Bob and Cy each owe her
+    $1.00. Carrying Bob's alone into Saturday leaves Cy's to pay tonight; Saturday owes
+    Bob's. Sent twice it counts once; chosen again once gone, it is refused in a sentence
+    and nothing moves; "everything still to pay" carries Cy's too."""
+    friday = new_night(keeper, "Friday", "2026-11-20", [], ["Ann", "Bob", "Cy"])
+    game = keeper.game(friday, "rummy", ["Ann", "Bob", "Cy"], buy_in="1.00", deals="1")
+    assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 7}).status_code == 302
+    ids = regular_ids(client)
+    saturday = new_night(keeper, "Saturday", "2026-11-21", [ids["Ann"], ids["Bob"]], [])
+    form = payout_form(keeper, friday, "carry")
+    html = client.get(f"/nights/{friday}/payout").get_data(as_text=True)
+    assert "everything still to pay" in html and "Bob pays Ann $1.00" in html
+    bob_to_ann = {"carry-debt": f"{ids['Bob']}-{ids['Ann']}", "carry-target": str(saturday)}
+    for _ in range(2):  # a double tap: one carry
+        page = send(keeper, friday, form, bob_to_ann)
+    still = page.split("Still to pay", 1)[1].split("Paid and carried", 1)[0]
+    assert re.findall(r"(\w+) pays (\w+) (\$[\d.]+)", still) == [("Cy", "Ann", "$1.00")]
+    assert "Bob owed Ann $1.00: carried to Saturday (2026-11-21)" in page
+    later = payout(client, saturday)
+    assert "Bob owed Ann $1.00 from Friday (2026-11-20)" in later
+    owed = later.split("Still to pay", 1)[1].split("Paid and carried", 1)[0]
+    assert re.findall(r"(\w+) pays (\w+) (\$[\d.]+)", owed) == [("Bob", "Ann", "$1.00")]
+    before = snapshot(app)
+    again = payout_form(keeper, friday, "carry")  # a new one-time id, the same debt chosen
+    r = client.post(again.action, data={**again.values(), **bob_to_ann})
+    assert r.status_code == 302
+    page = payout(client, friday)
+    assert "That debt is no longer to pay on this night" in page
+    assert snapshot(app) == before
+    everything = payout_form(keeper, friday, "carry")
+    page = send(keeper, friday, everything, {"carry-target": str(saturday)})
+    assert "Cy owed Ann $1.00: carried to Saturday (2026-11-21)" in page
+    assert "Still to pay Everyone is even: nobody pays anybody" in page
