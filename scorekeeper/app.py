@@ -17,11 +17,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _asset_dir(name: str) -> str:
     """templates/ and static/ live at the top of the checkout (the product's layout);
-    a built wheel carries them inside the package as ``scorekeeper/_<name>``."""
-    here = ROOT / name
-    if here.is_dir():
-        return str(here)
-    return str(Path(__file__).resolve().parent / f"_{name}")
+    a built wheel carries them inside the package as ``scorekeeper/_<name>``, looked for
+    first (an installed package's parent is site-packages, where another distribution
+    may have left a folder of that name)."""
+    packaged = Path(__file__).resolve().parent / f"_{name}"
+    return str(packaged if packaged.is_dir() else ROOT / name)
 
 
 def _secret_key(instance: Path) -> str:

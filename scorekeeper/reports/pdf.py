@@ -29,8 +29,8 @@ def _asset_dir(name: str) -> Path:
     """``templates/`` and ``static/`` at the top of the checkout, or inside a built wheel as
     ``scorekeeper/_<name>``: the same rule as the app factory's, without importing Flask."""
     package = Path(__file__).resolve().parent.parent
-    here = package.parent / name
-    return here if here.is_dir() else package / f"_{name}"
+    packaged = package / f"_{name}"
+    return packaged if packaged.is_dir() else package.parent / name
 
 
 TEMPLATES = _asset_dir("templates")

@@ -1,0 +1,184 @@
+"""The README's deploy section, command for command, as an operator follows it: the
+package built from the checkout, installed with its ``deploy`` extra into a virtualenv
+outside the checkout, ``flask db upgrade`` run from there, gunicorn started with
+``deploy/gunicorn.conf.py`` and ``deploy/scorekeeper.env``; then what a table uses, over
+HTTP: sign-up, a night, a game with rounds, the sheet and its PDF (fonts embedded), the
+live view, the service worker and every file it keeps, the static files."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ENGINES
+from tests.load.harness import (
+    Account,
+    GameLog,
+    Phone,
+    Service,
+    Tally,
+    enter_round,
+    free_port,
+    local_path,
+    page_text,
+    show_players,
+)
+
+from .conftest import Installed, empty_database, run
+
+pytestmark = pytest.mark.slow
+PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+def env_file(path: Path) -> dict[str, str]:
+    """A systemd EnvironmentFile's settings (KEY=VALUE lines, # comments)."""
+    pairs = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            pairs[key.strip()] = value.strip()
+    return pairs
+
+
+def server_env(installed: Installed, db_url: str, redis_url: str | None) -> dict[str, str]:
+    """deploy/scorekeeper.env as shipped, with this test's database, secret and Redis."""
+    shipped = env_file(installed.srv / "deploy" / "scorekeeper.env")
+    settings = {k.removeprefix("SCOREKEEPER_"): v for k, v in shipped.items()}
+    settings.update(SQLALCHEMY_DATABASE_URI=db_url, SECRET_KEY="deploy-test-" + "0" * 52)
+    if redis_url:
+        settings["CACHE_REDIS_URL"] = redis_url
+    else:  # no Redis on this machine: each worker keeps its own caches
+        settings.pop("CACHE_TYPE", None)
+        settings.pop("CACHE_REDIS_URL", None)
+    return installed.env(**settings)
+
+
+def gunicorn(installed: Installed, env: dict[str, str], log: Path, workers: int = 2) -> Service:
+    """``gunicorn -c deploy/gunicorn.conf.py`` as scorekeeper@.service starts it, with the
+    instance's address and workers (deploy/app1.env) on a free port."""
+    port = free_port()
+    env = {
+        **env,
+        "SCOREKEEPER_BIND": f"127.0.0.1:{port}",
+        "SCOREKEEPER_WORKERS": str(workers),
+        "SCOREKEEPER_CONTROL_SOCKET": str(log.parent / f"gunicorn-{port}.ctl"),
+    }
+    config = installed.srv / "deploy" / "gunicorn.conf.py"
+    command = [str(installed.bin / "gunicorn"), "-c", str(config)]
+    service = Service("gunicorn", command, env, log, cwd=installed.srv)
+    service.port = port  # type: ignore[attr-defined]
+    return service
+
+
+def test_the_package_holds_every_module_and_file(installed: Installed) -> None:
+    """Every module of the checkout is in the wheel, with the templates and static files."""
+    root = Path(__file__).resolve().parents[2]
+    listed = run(
+        [str(installed.bin / "python"), "-c",
+         "import scorekeeper, pathlib, json; p = pathlib.Path(scorekeeper.__file__).parent; "
+         "print(json.dumps([str(f.relative_to(p)) for f in p.rglob('*') if f.is_file() "
+         "and '__pycache__' not in f.parts]))"],
+        cwd=installed.srv, env=installed.env(),
+    )  # fmt: skip
+    shipped = set(json.loads(listed.stdout))
+    source = root / "scorekeeper"
+    wanted = {str(f.relative_to(source)) for f in source.rglob("*.py")}
+    wanted |= {f"migrations/{f.name}" for f in (source / "migrations").iterdir() if f.is_file()}
+    for folder in ("templates", "static"):
+        wanted |= {
+            f"_{folder}/{f.relative_to(root / folder)}"
+            for f in (root / folder).rglob("*")
+            if f.is_file()
+        }
+    assert sorted(wanted - shipped) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_readme_deploy_path(
+    engine: str, installed: Installed, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    import os
+
+    redis_url = os.environ.get("SCOREKEEPER_TEST_REDIS_URL", "").strip() or None
+    with empty_database(engine, tmp_path) as db_url:
+        env = server_env(installed, db_url, redis_url)
+        upgraded = run(
+            [str(installed.bin / "flask"), "--app", "scorekeeper", "db", "upgrade"],
+            cwd=installed.srv, env=env,
+        )  # fmt: skip
+        assert "Traceback" not in upgraded.stderr
+        server = gunicorn(installed, env, tmp_path / "gunicorn.log")
+        port = server.port  # type: ignore[attr-defined]
+        try:
+            server.start(lambda: Phone(port).get("/login", timeout=2).status == 200)
+            walk_a_table(port)
+        finally:
+            server.stop()
+        log = server.log_text()
+        assert "Traceback" not in log, log[-3000:]
+
+
+def walk_a_table(port: int) -> None:
+    keeper = Account(port, "keeper@example.com")
+    keeper.signup()
+    night = keeper.night(PLAYERS)
+    game = keeper.game(night, "rummy", PLAYERS, target_score="500")
+    log, tally = GameLog(game, "rummy"), Tally()
+    rng = random.Random(31)
+    for _ in range(3):
+        assert enter_round(keeper.phone, log, rng, tally), tally
+    assert not (tally.server_errors or tally.unexpected or tally.network_errors), tally
+    assert sorted(log.acknowledged) == [1, 2, 3]
+
+    sheet = keeper.phone.get(f"/games/{game}")
+    assert sheet.status == 200, sheet.text[:500]
+    text = page_text(sheet.text)
+    assert all(name in text for name in PLAYERS), text[:500]
+    pdf_fonts_and_text(keeper.phone, f"/games/{game}/sheet.pdf", PLAYERS)
+    pdf_fonts_and_text(keeper.phone, f"/nights/{night}/payout.pdf", ["Payout summary"])
+
+    link = show_players(keeper.phone, f"/games/{game}/live")
+    live = Phone(port).get(link)
+    assert live.status == 200, live.text[:500]
+    assert all(name in page_text(live.text) for name in PLAYERS)
+
+    worker = Phone(port).get("/sw.js")
+    assert worker.status == 200 and "javascript" in worker.headers["Content-Type"]
+    shell = re.findall(r'"(/static/[^"]+|/manifest\.webmanifest)"', worker.text)
+    assert "/static/css/app.css" in shell and "/manifest.webmanifest" in shell, worker.text[:800]
+    for path in {*shell, "/static/icons/icon-192.png", "/static/js/round.js"}:
+        got = Phone(port).get(local_path(path))
+        assert got.status == 200, (path, got.status)
+        assert got.text, path
+
+
+def pdf_fonts_and_text(phone: Phone, path: str, words: list[str]) -> None:
+    """The PDF is one, its fonts are embedded (pdffonts) and its text reads (pdftotext)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", phone.port, timeout=60)
+    sent, _ = phone.outgoing(None, None)
+    conn.request("GET", path, headers=sent)
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    assert response.status == 200, (path, response.status, body[:300])
+    assert response.headers["Content-Type"] == "application/pdf"
+    assert body.startswith(b"%PDF-")
+    fonts = subprocess.run(
+        ["pdffonts", "-"], input=body, capture_output=True, check=True
+    ).stdout.decode()
+    rows = [line.split() for line in fonts.splitlines()[2:]]
+    assert rows and any("DejaVu" in row[0] for row in rows), fonts
+    # name, type..., emb sub uni object ID: "yes" in the emb column of every font
+    assert all(row[-5] == "yes" for row in rows), fonts
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=body, capture_output=True, check=True
+    ).stdout.decode()
+    assert all(word in text for word in words), text[:500]
