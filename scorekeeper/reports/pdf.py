@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 import jinja2
 from weasyprint import HTML, URLFetcher
 
+from ..metrics import PDFS_RENDERED
 from ..rules import Settings, Settlement, Standings, settle
 from .blank import BlankSheet, blank_sheet_context
 from .common import Page, check_paper
@@ -94,6 +95,7 @@ def html_to_pdf(html: str, *, fetcher: LocalFetcher | None = None) -> bytes:
     document = HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher)
     pdf = document.write_pdf()
     assert pdf is not None
+    PDFS_RENDERED.inc()
     return pdf
 
 
