@@ -191,15 +191,11 @@ def test_the_request_id_is_answered_and_on_every_log_line_of_its_request(db_uri)
         client.get("/login", headers={"X-Request-ID": "lb-42.a"}).headers["X-Request-ID"]
         == "lb-42.a"
     )
-    made = client.get("/login", headers={"X-Request-ID": "not one of ours"}).headers[
-        "X-Request-ID"
-    ]
+    made = client.get("/login", headers={"X-Request-ID": "not one of ours"}).headers["X-Request-ID"]
     assert re.fullmatch(r"[0-9a-f]{32}", made)
     assert re.fullmatch(r"[0-9a-f]{32}", client.get("/login").headers["X-Request-ID"])
     errors = io.StringIO()
-    r = client.get(
-        "/boom", headers={"X-Request-ID": "rid-31"}, errors_stream=errors
-    )
+    r = client.get("/boom", headers={"X-Request-ID": "rid-31"}, errors_stream=errors)
     assert r.status_code == 500 and r.headers["X-Request-ID"] == "rid-31"
     logged = errors.getvalue()
     assert "ERROR request=rid-31 scorekeeper.app: Exception on /boom [GET]" in logged, logged
