@@ -12,6 +12,8 @@ from typing import Any
 
 from flask import Flask
 
+from .operator_errors import StartRefused, report_operator_errors
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -35,18 +37,12 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
-class StartRefused(Exception):
-    """The app cannot start as configured; the message says what to do, in one sentence."""
-
-
 #: The secret key deploy/scorekeeper.env ships with, to be replaced.
 PLACEHOLDER_SECRET = "change-me"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config is None:
-        from .preflight import report_operator_errors
-
         report_operator_errors()
     app = Flask(
         __name__,

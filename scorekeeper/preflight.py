@@ -3,20 +3,15 @@
 ``deploy/gunicorn.conf.py`` runs :func:`start_problem` before gunicorn starts a worker
 (``on_starting``) and exits with it; the ``flask`` command line (``flask db upgrade``
 and the rest) gets the same sentence for the errors an operator fixes (a database that
-cannot be reached, a placeholder secret key) through :func:`report_operator_errors`."""
+cannot be reached, a placeholder secret key) from ``operator_errors``."""
 
 from __future__ import annotations
 
 import sys
-from types import TracebackType
 
-from sqlalchemy import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-#: Exit statuses (sysexits.h): a setting to fix (systemd does not restart on it), and a
-#: service not there yet (it may come: systemd restarts).
-EX_CONFIG = 78
-EX_UNAVAILABLE = 69
+from .operator_errors import EX_CONFIG, EX_UNAVAILABLE, StartRefused, database_sentence
 
 
 class Problem(Exception):
@@ -25,23 +20,11 @@ class Problem(Exception):
         self.status = status
 
 
-def _database_sentence(uri: str, exc: BaseException) -> str:
-    try:
-        shown = make_url(uri).render_as_string(hide_password=True)
-    except Exception:
-        shown = "the configured database"
-    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
-    return (
-        f"Cannot reach the database at {shown} ({reason}): start it, or set "
-        "SCOREKEEPER_SQLALCHEMY_DATABASE_URI to where it is."
-    )
-
-
 def check_start() -> None:
     """Raise :class:`Problem` when the app, as the environment configures it, cannot
     serve: a secret key missing or the placeholder, no database, a schema not at this
     release's head migration."""
-    from .app import StartRefused, create_app
+    from .app import create_app
     from .services import health
 
     try:
@@ -59,7 +42,7 @@ def check_start() -> None:
         try:
             state = health.schema()
         except SQLAlchemyError as exc:
-            raise Problem(_database_sentence(uri, exc), EX_UNAVAILABLE) from None
+            raise Problem(database_sentence(uri, exc), EX_UNAVAILABLE) from None
         finally:
             from .extensions import db
 
@@ -74,57 +57,6 @@ def start_problem() -> tuple[str, int] | None:
     except Problem as exc:
         return str(exc), exc.status
     return None
-
-
-def report_operator_errors() -> None:
-    """From here on, an error an operator fixes that nothing caught (on the command
-    line) prints one sentence and exits, instead of a traceback; any other error is
-    printed as before."""
-    if getattr(sys.excepthook, "scorekeeper", False):
-        return
-    previous = sys.excepthook
-
-    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-        from .app import StartRefused
-
-        if isinstance(exc, StartRefused):
-            _exit(str(exc), EX_CONFIG)
-        if isinstance(exc, SQLAlchemyError) and _is_connection_error(exc):
-            _exit(_database_sentence(_configured_uri(), exc), EX_UNAVAILABLE)
-        previous(kind, exc, tb)
-
-    hook.scorekeeper = True  # type: ignore[attr-defined]
-    sys.excepthook = hook
-
-
-def _exit(sentence: str, status: int) -> None:
-    """The sentence on standard error, and the status (an except hook cannot set it any
-    other way: the interpreter would exit with 1)."""
-    import os
-
-    print(f"scorekeeper: {sentence}", file=sys.stderr)
-    sys.stderr.flush()
-    sys.stdout.flush()
-    os._exit(status)
-
-
-def _is_connection_error(exc: SQLAlchemyError) -> bool:
-    from sqlalchemy.exc import DBAPIError, OperationalError
-
-    return isinstance(exc, OperationalError) or (
-        isinstance(exc, DBAPIError) and exc.connection_invalidated
-    )
-
-
-def _configured_uri() -> str:
-    from flask import current_app
-
-    try:
-        return str(current_app.config["SQLALCHEMY_DATABASE_URI"])
-    except RuntimeError:  # outside the app: the environment's
-        import os
-
-        return os.environ.get("SCOREKEEPER_SQLALCHEMY_DATABASE_URI", "the configured database")
 
 
 def wait_healthy(url: str, seconds: float = 30) -> str | None:

@@ -33,6 +33,7 @@ from .conftest import Installed, empty_database, run
 
 pytestmark = pytest.mark.slow
 PLAYERS = ["Ann", "Bob", "Cy"]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def env_file(path: Path) -> dict[str, str]:
@@ -118,10 +119,62 @@ def test_the_readme_deploy_path(
         try:
             server.start(lambda: Phone(port).get("/login", timeout=2).status == 200)
             walk_a_table(port)
+            operate(port, "ok" if redis_url else "off")
         finally:
             server.stop()
         log = server.log_text()
         assert "Traceback" not in log, log[-3000:]
+        # One access line per request, with its id (gunicorn's access_log_format).
+        (line,) = [x for x in log.splitlines() if "id=deploy-31-healthz" in x]
+        assert '"GET /healthz HTTP/1.1" 200' in line, line
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    """A sample of the Prometheus text format, by name and labels (0 when absent)."""
+    for line in text.splitlines():
+        if line.startswith("#") or " " not in line:
+            continue
+        key, value = line.rsplit(" ", 1)
+        found = re.fullmatch(r"(\w+)(?:\{(.*)\})?", key)
+        assert found, line
+        pairs = dict(re.findall(r'(\w+)="([^"]*)"', found[2] or ""))
+        if found[1] == name and pairs == labels:
+            return float(value)
+    return 0.0
+
+
+def operate(port: int, cache: str) -> None:
+    """What the operator reads: /healthz with the version, the footer, the metrics of
+    every worker added up, and the request id."""
+    from importlib.metadata import version
+
+    shipped = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert shipped
+    health = Phone(port).get("/healthz", headers={"X-Request-ID": "deploy-31-healthz"})
+    assert health.status == 200 and health.headers["X-Request-ID"] == "deploy-31-healthz"
+    assert json.loads(health.text) == {
+        "status": "ok",
+        "version": shipped[1],
+        "schema": sorted(p.name for p in (ROOT / "scorekeeper/migrations/versions").glob("0*.py"))[
+            -1
+        ].removesuffix(".py"),
+        "checks": {"database": "ok", "schema": "ok", "cache": cache},
+    }
+    assert version("scorekeeper") == shipped[1]  # the checkout's own install: same number
+    assert f"Scorekeeper {shipped[1]}" in Phone(port).get("/login").text
+    page = Phone(port).get("/metrics")
+    assert page.status == 200 and page.headers["Content-Type"].startswith("text/plain")
+    # Counted by whichever of the two workers served each request, added up here.
+    assert metric(page.text, "scorekeeper_rounds_saved_total", change="new") == 3
+    # (a PDF may come from Redis, drawn by an earlier run: rendered at least once)
+    assert metric(page.text, "scorekeeper_pdfs_rendered_total") >= 1
+    pdf_route = "/games/<id:game_id>/sheet.pdf"
+    assert metric(page.text, "scorekeeper_http_requests_total", route=pdf_route, method="GET",
+                  status="200") == 1  # fmt: skip
+    assert metric(page.text, "scorekeeper_live_views_total", view="game", answer="page") == 1
+    assert metric(page.text, "scorekeeper_http_requests_total", route="/sw.js", method="GET",
+                  status="200") == 1  # fmt: skip
+    assert Phone(port).get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"}).status == 403
 
 
 def walk_a_table(port: int) -> None:
