@@ -11,6 +11,7 @@ import json
 import random
 import re
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -118,8 +119,9 @@ def test_the_readme_deploy_path(
         port = server.port  # type: ignore[attr-defined]
         try:
             server.start(lambda: Phone(port).get("/login", timeout=2).status == 200)
-            walk_a_table(port)
+            table = walk_a_table(port)
             operate(port, "ok" if redis_url else "off")
+            before = table.pages()
         finally:
             server.stop()
         log = server.log_text()
@@ -127,6 +129,57 @@ def test_the_readme_deploy_path(
         # One access line per request, with its id (gunicorn's access_log_format).
         (line,) = [x for x in log.splitlines() if "id=deploy-31-healthz" in x]
         assert '"GET /healthz HTTP/1.1" 200' in line, line
+
+        # An upgrade with the table's data in the previous release's schema: the database
+        # taken back to the head migration before this release's, then upgraded as the
+        # README's upgrade says; every page reads as it did.
+        flask = [str(installed.bin / "flask"), "--app", "scorekeeper", "db"]
+        run([*flask, "downgrade", previous_head()], cwd=installed.srv, env=env)
+        run([*flask, "upgrade"], cwd=installed.srv, env=env)
+        server = gunicorn(installed, env, tmp_path / "gunicorn-upgraded.log")
+        table.port = server.port  # type: ignore[attr-defined]
+        try:
+            server.start(lambda: Phone(table.port).get("/healthz", timeout=2).status == 200)
+            assert table.pages() == before
+        finally:
+            server.stop()
+
+
+def previous_head() -> str:
+    """The head migration of the release before this one (its parent)."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory(str(ROOT / "scorekeeper" / "migrations"))
+    down = script.get_revision(script.get_current_head()).down_revision
+    assert isinstance(down, str)
+    return down
+
+
+@dataclass
+class Table:
+    """What a table has after the walk: the keeper's phone, the night, the game, the link."""
+
+    port: int
+    keeper: Phone
+    night: int
+    game: int
+    link: str
+
+    def pages(self) -> dict[str, str]:
+        """The sheet, the payout page, the live view and the PDF's text, as read."""
+        self.keeper.port = self.port
+        read = {}
+        for path in (f"/games/{self.game}", f"/nights/{self.night}/payout"):
+            page = self.keeper.get(path)
+            assert page.status == 200, (path, page.status)
+            read[path] = page_text(page.text)
+        live = Phone(self.port).get(self.link)
+        assert live.status == 200
+        read[self.link] = page_text(live.text)
+        read["sheet.pdf"] = pdf_fonts_and_text(
+            self.keeper, f"/games/{self.game}/sheet.pdf", PLAYERS
+        )
+        return read
 
 
 def metric(text: str, name: str, **labels: str) -> float:
@@ -177,7 +230,7 @@ def operate(port: int, cache: str) -> None:
     assert Phone(port).get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"}).status == 403
 
 
-def walk_a_table(port: int) -> None:
+def walk_a_table(port: int) -> Table:
     keeper = Account(port, "keeper@example.com")
     keeper.signup()
     night = keeper.night(PLAYERS)
@@ -209,9 +262,10 @@ def walk_a_table(port: int) -> None:
         got = Phone(port).get(local_path(path))
         assert got.status == 200, (path, got.status)
         assert got.text, path
+    return Table(port, keeper.phone, night, game, link)
 
 
-def pdf_fonts_and_text(phone: Phone, path: str, words: list[str]) -> None:
+def pdf_fonts_and_text(phone: Phone, path: str, words: list[str]) -> str:
     """The PDF is one, its fonts are embedded (pdffonts) and its text reads (pdftotext)."""
     import http.client
 
@@ -235,3 +289,4 @@ def pdf_fonts_and_text(phone: Phone, path: str, words: list[str]) -> None:
         ["pdftotext", "-layout", "-", "-"], input=body, capture_output=True, check=True
     ).stdout.decode()
     assert all(word in text for word in words), text[:500]
+    return text
