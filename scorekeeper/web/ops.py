@@ -27,6 +27,7 @@ bp = Blueprint("ops", __name__)
 UNGUARDED = frozenset({"ops.healthz", "ops.metrics", "static"})
 REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 SCHEMA_CHECK_SECONDS = 5.0
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 LOG_FORMAT = "[%(asctime)s] %(levelname)s request=%(request_id)s %(name)s: %(message)s"
 
 
@@ -106,11 +107,13 @@ def _schema_guard() -> Response | None:
 
 def _finish(response: Response) -> Response:
     response.headers["X-Request-ID"] = g.get("request_id", "")
+    # Labels from a closed set: a client's made-up paths and methods add no series.
     route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    metrics.REQUESTS.labels(route, request.method, str(response.status_code)).inc()
+    method = request.method if request.method in METHODS else "other"
+    metrics.REQUESTS.labels(route, method, str(response.status_code)).inc()
     started = g.get("request_started")
     if started is not None:
-        metrics.LATENCY.labels(route, request.method).observe(time.perf_counter() - started)
+        metrics.LATENCY.labels(route, method).observe(time.perf_counter() - started)
     return response
 
 

@@ -144,6 +144,19 @@ def test_metrics_count_requests_rounds_payments_pdfs_and_live_views(client):
     assert "scorekeeper_payments_recorded_total" in text_
 
 
+def test_made_up_paths_and_methods_add_no_series(client):
+    before = sample("scorekeeper_http_requests_total", route="unmatched", method="other",
+                    status="405")  # fmt: skip
+    assert client.get("/no/such/page/4711").status_code == 404
+    assert client.open("/login", method="BREW").status_code == 405
+    page = client.get("/metrics").get_data(as_text=True)
+    assert "4711" not in page and "BREW" not in page
+    assert sample("scorekeeper_http_requests_total", route="unmatched", method="GET",
+                  status="404") >= 1  # fmt: skip
+    assert sample("scorekeeper_http_requests_total", route="unmatched", method="other",
+                  status="405") == before + 1  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("environ", "headers", "config", "status"),
     [
