@@ -11,6 +11,8 @@ import json
 import random
 import re
 import subprocess
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -141,8 +143,53 @@ def test_the_readme_deploy_path(
         try:
             server.start(lambda: Phone(table.port).get("/healthz", timeout=2).status == 200)
             assert table.pages() == before
+            newer_release_migrates(db_url, server)
         finally:
             server.stop()
+
+
+def set_revision(db_url: str, revision: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
+    engine.dispose()
+
+
+def wait_for(check: Callable[[], bool], what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.2)
+
+
+def newer_release_migrates(db_url: str, server: Service) -> None:
+    """A rolling upgrade's other half: a newer release migrates the database while this
+    one's workers run. Each of them stops serving (503, /healthz down: the balancer takes
+    the instance out) with one log line, and serves again when the schema is its own."""
+    from scorekeeper.services.health import migrations
+
+    port = server.port  # type: ignore[attr-defined]
+    set_revision(db_url, "0099_from_a_newer_release")
+    wait_for(lambda: Phone(port).get("/healthz").status == 503, "/healthz never said down")
+    for _ in range(6):  # whichever worker answers
+        wait_for(lambda: Phone(port).get("/login").status == 503, "a worker still serves")
+    refused = Phone(port).get("/login")
+    assert refused.status == 503 and refused.headers["Retry-After"] == "5"
+    assert json.loads(Phone(port).get("/healthz").text)["checks"]["schema"] == "ahead"
+    set_revision(db_url, migrations().head)
+    for _ in range(6):
+        wait_for(lambda: Phone(port).get("/login").status == 200, "a worker still refuses")
+    lines = [x for x in server.log_text().splitlines() if "not serving" in x]
+    assert lines and all(
+        "ERROR request=" in x
+        and "not serving: The database is at migration 0099_from_a_newer_release, which "
+        "Scorekeeper "
+        in x
+        for x in lines
+    ), lines
+    assert len(lines) <= 2, lines  # once per worker (two), not once per request
 
 
 def previous_head() -> str:
