@@ -192,12 +192,21 @@ def newer_release_migrates(db_url: str, server: Service) -> None:
     assert len(lines) <= 2, lines  # once per worker (two), not once per request
 
 
+def head() -> str:
+    """The checkout's head migration, read by Alembic."""
+    from alembic.script import ScriptDirectory
+
+    found = ScriptDirectory(str(ROOT / "scorekeeper" / "migrations")).get_current_head()
+    assert found
+    return found
+
+
 def previous_head() -> str:
     """The head migration of the release before this one (its parent)."""
     from alembic.script import ScriptDirectory
 
     script = ScriptDirectory(str(ROOT / "scorekeeper" / "migrations"))
-    down = script.get_revision(script.get_current_head()).down_revision
+    down = script.get_revision(head()).down_revision
     assert isinstance(down, str)
     return down
 
@@ -255,9 +264,7 @@ def operate(port: int, cache: str) -> None:
     assert json.loads(health.text) == {
         "status": "ok",
         "version": shipped[1],
-        "schema": sorted(p.name for p in (ROOT / "scorekeeper/migrations/versions").glob("0*.py"))[
-            -1
-        ].removesuffix(".py"),
+        "schema": head(),
         "checks": {"database": "ok", "schema": "ok", "cache": cache},
     }
     assert version("scorekeeper") == shipped[1]  # the checkout's own install: same number
