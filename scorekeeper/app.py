@@ -12,16 +12,18 @@ from typing import Any
 
 from flask import Flask
 
+from .operator_errors import StartRefused, report_operator_errors
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _asset_dir(name: str) -> str:
     """templates/ and static/ live at the top of the checkout (the product's layout);
-    a built wheel carries them inside the package as ``scorekeeper/_<name>``."""
-    here = ROOT / name
-    if here.is_dir():
-        return str(here)
-    return str(Path(__file__).resolve().parent / f"_{name}")
+    a built wheel carries them inside the package as ``scorekeeper/_<name>``, looked for
+    first (an installed package's parent is site-packages, where another distribution
+    may have left a folder of that name)."""
+    packaged = Path(__file__).resolve().parent / f"_{name}"
+    return str(packaged if packaged.is_dir() else ROOT / name)
 
 
 def _secret_key(instance: Path) -> str:
@@ -35,7 +37,13 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+#: The secret key deploy/scorekeeper.env ships with, to be replaced.
+PLACEHOLDER_SECRET = "change-me"
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    if test_config is None:
+        report_operator_errors()
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -54,6 +62,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
+        app.config["SECRET_KEY_GENERATED"] = True
+    elif str(app.config["SECRET_KEY"]).startswith(PLACEHOLDER_SECRET):
+        raise StartRefused(
+            "SCOREKEEPER_SECRET_KEY is still the sample's placeholder: set it to the output "
+            "of `python3 -c 'import secrets; print(secrets.token_hex(32))'`, the same on "
+            "every instance."
+        )
     if app.config.get("SECURE_COOKIES"):
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
 
@@ -71,7 +86,37 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cli.init_app(app)
     _shared_cache(app)
     _behind_proxies(app)
+    _error_reporter(app)
     return app
+
+
+def _error_reporter(app: Flask) -> None:
+    """Sentry's SDK, when ``SENTRY_DSN`` is set (off otherwise, and nothing is sent):
+    unhandled errors of requests, tagged with the request's id (the X-Request-ID header
+    and the log lines), the release's version; the SDK's defaults send no personal data
+    (no cookies, no addresses, no form bodies). ``SENTRY_OPTIONS``
+    (a JSON object) adds options of ``sentry_sdk.init``."""
+    dsn = app.config.get("SENTRY_DSN")
+    if not dsn:
+        return
+    import sentry_sdk
+    from flask import g, has_request_context
+    from sentry_sdk.integrations.flask import FlaskIntegration
+
+    from .services.health import version
+
+    def tag_request(event: Any, hint: Any) -> Any:
+        if has_request_context() and g.get("request_id"):
+            event.setdefault("tags", {})["request_id"] = g.request_id
+        return event
+
+    sentry_sdk.init(
+        dsn=dsn,
+        integrations=[FlaskIntegration()],
+        release=f"scorekeeper@{version()}",
+        before_send=tag_request,
+        **dict(app.config.get("SENTRY_OPTIONS") or {}),
+    )
 
 
 def _defaults(instance: Path) -> dict[str, Any]:

@@ -8,7 +8,8 @@ names the submodule ``pkg.name`` when there is one, else the package ``pkg``.
     4  web/, forms, game_form          the pages and their forms
     3  reports/                        formats what the domain layer hands it
     2  services/                       the domain: nights, games, rounds, ledger...
-    1  models, extensions, cache       the tables and the app's shared objects
+    1  models, extensions, cache,      the tables and the app's shared objects
+       metrics                         (and what the app counts)
     0  rules/                          the engine: pure Python
 """
 
@@ -62,7 +63,7 @@ def floor(module: str) -> int:
     top = name.split(".")[0]
     if top == "rules":
         return 0
-    if top in ("models", "extensions", "cache"):
+    if top in ("models", "extensions", "cache", "metrics"):
         return 1
     if top == "services":
         return 2

@@ -10,7 +10,9 @@ config = context.config
 
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# The app's loggers (scorekeeper.app, scorekeeper.cache) keep logging after a migration run
+# in their process (the tests', an app that migrates at start).
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
 
 

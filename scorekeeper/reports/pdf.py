@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 import jinja2
 from weasyprint import HTML, URLFetcher
 
+from ..metrics import PDFS_RENDERED
 from ..rules import Settings, Settlement, Standings, settle
 from .blank import BlankSheet, blank_sheet_context
 from .common import Page, check_paper
@@ -29,8 +30,8 @@ def _asset_dir(name: str) -> Path:
     """``templates/`` and ``static/`` at the top of the checkout, or inside a built wheel as
     ``scorekeeper/_<name>``: the same rule as the app factory's, without importing Flask."""
     package = Path(__file__).resolve().parent.parent
-    here = package.parent / name
-    return here if here.is_dir() else package / f"_{name}"
+    packaged = package / f"_{name}"
+    return packaged if packaged.is_dir() else package.parent / name
 
 
 TEMPLATES = _asset_dir("templates")
@@ -94,6 +95,7 @@ def html_to_pdf(html: str, *, fetcher: LocalFetcher | None = None) -> bytes:
     document = HTML(string=html, base_url=STATIC.as_uri() + "/", url_fetcher=fetcher)
     pdf = document.write_pdf()
     assert pdf is not None
+    PDFS_RENDERED.inc()
     return pdf
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..extensions import db
+from ..metrics import ROUNDS_SAVED
 from ..models import (
     Edit,
     Game,
@@ -243,7 +244,7 @@ def save_planned_round(
         and not game.pending_joins
         and expected_version in (None, game.version)
     ):
-        return append_round(
+        appended = append_round(
             game,
             plan.number,
             plan.round.to_json(),
@@ -251,6 +252,8 @@ def save_planned_round(
             submission=submission,
             user=user,
         )
+        ROUNDS_SAVED.labels(change="new").inc()
+        return appended
     game_id = game.id
     check_fresh(game, expected_version, submission)
     standings = plan.standings()
@@ -269,6 +272,7 @@ def save_planned_round(
     _write_later(game, plan, user)
     created_at = game.created_at
     version = commit_change(game_id, submission, game)
+    ROUNDS_SAVED.labels(change="new" if plan.appends else "correction").inc()
     keep_saved(game_id, created_at, version, standings, len(after))
     return standings
 

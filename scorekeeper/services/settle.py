@@ -14,6 +14,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
+from ..metrics import PAYMENTS_RECORDED
 from ..models import LedgerEntry, Night, User, utcnow
 from ..rules import format_money, name_key
 from ..rules.money import rounding_steps
@@ -127,6 +128,8 @@ def settle_transfer(
     line = _open_transfer(book, payer_id, payee_id, amount)
     _add(book, kind, payer_id, payee_id, amount, user_id=user.id, submission=submission)
     _commit(night, submission)
+    if kind == PAYMENT:
+        PAYMENTS_RECORDED.inc()
     return line
 
 
@@ -156,6 +159,7 @@ def record_payment(
         )
     _add(book, PAYMENT, payer_id, payee_id, amount, user_id=user.id, submission=submission)
     _commit(night, submission)
+    PAYMENTS_RECORDED.inc()
     return (
         f"{book.names[payer_id]} paid {book.names[payee_id]} {format_money(amount, night.currency)}"
     )

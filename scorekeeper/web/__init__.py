@@ -169,12 +169,14 @@ def init_app(app: Flask) -> None:
         live,
         nights,
         offline,
+        ops,
         printouts,
         regulars,
         settle,
     )
 
     app.url_map.converters["id"] = IdConverter
+    ops.init_app(app)  # first: the request's id and the schema guard come before the rest
     blueprints = (home, auth, accounts, nights, settle, regulars, games, printouts, api, live,
                   keepers)  # fmt: skip
     for module in (*blueprints, offline):

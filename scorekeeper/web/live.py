@@ -50,6 +50,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import services
 from ..cache import DocumentCache
 from ..forms import OneTimeForm, new_submission
+from ..metrics import LIVE_VIEWS
 from ..models import Game, LiveLink, Night
 from ..reports import book_summary
 from ..rules.money import use_money_locale
@@ -68,6 +69,18 @@ bp = Blueprint("live", __name__)
 PUBLIC = frozenset({"live.game", "live.night"})
 POLL_SECONDS = 4  # static/js/live.js asks this often while the page is in view
 REFRESH_SECONDS = 10  # with JavaScript off, the page reloads itself this often
+
+
+@bp.after_request
+def _counted(response: BaseResponse) -> BaseResponse:
+    """A players' view answered: its page, or a 304 to a phone that has it."""
+    view = {"live.game": "game", "live.night": "night"}.get(request.endpoint or "")
+    if view and response.status_code in (200, 304):
+        answer = "page" if response.status_code == 200 else "not_modified"
+        LIVE_VIEWS.labels(view=view, answer=answer).inc()
+    return response
+
+
 FULL_GAMES = 4  # a night's page draws the grids of at most this many games
 RATE, PER = 30, 10.0  # requests a link answers per worker in PER seconds (a table of 20
 # phones polling every 4 s asks 50 times in 10 s, across all workers)

@@ -77,14 +77,17 @@ def _control_socket_args() -> list[str]:
 
 
 class Service:
-    """A server process (``command`` run from the checkout) in a process group of its own,
-    so that a master and its workers are stopped or killed at once."""
+    """A server process (``command`` run from the checkout, or from ``cwd``) in a process
+    group of its own, so that a master and its workers are stopped or killed at once."""
 
-    def __init__(self, name: str, command: list[str], env: dict[str, str], log: Path) -> None:
+    def __init__(
+        self, name: str, command: list[str], env: dict[str, str], log: Path, cwd: Path = ROOT
+    ) -> None:
         self.name = name
         self.command = command
         self.env = env
         self.log = log
+        self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, ready: Callable[[], bool], timeout: float = 45) -> None:
@@ -92,7 +95,7 @@ class Service:
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 self.command,
-                cwd=ROOT,
+                cwd=self.cwd,
                 env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -72,6 +72,8 @@ PUBLIC_PAGES = {
     "auth.forgot_password",
     "auth.reset_password",
     "static",
+    "ops.healthz",  # the balancer's check: status and version, no one's data
+    "ops.metrics",  # counts only, and only to this host or with the token (test_ops.py)
 }
 
 
