@@ -17,7 +17,7 @@ from ..rules.money import signed_money, step_label
 from .common import PotSummary, names_text, pot_summary
 
 if TYPE_CHECKING:
-    from ..services.ledger import NightBook
+    from ..services.ledger import NightBook, OpenTransfer
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,12 @@ class PersonNet:
     net_cents: int  # from the night's games, after its rounding
     net: str  # "+$10.00", "-$7.00", "$0.00"
     words: str  # what is still to happen: "receives $10.00", "pays $7.00", "is even"
+    balance_cents: int = 0  # what is still to happen, in minor units (+: to receive)
+
+    @property
+    def moved_on(self) -> bool:
+        """What is still to happen is not the games' net (paid, carried, written off)."""
+        return self.balance_cents != self.net_cents
 
 
 def rounding_rule(unit: int, currency: str, effect: Mapping[str, int] | None = None) -> str | None:
@@ -166,7 +172,7 @@ def night_summary_context(
             if balance < 0
             else "is even"
         )
-        people.append(PersonNet(name, net, signed_money(net, currency), words))
+        people.append(PersonNet(name, net, signed_money(net, currency), words, balance))
     if transfers is None:
         transfers = [t.sentence(currency) for t in settlement.transfers]
     return NightSummary(
@@ -185,6 +191,14 @@ def night_summary_context(
     )
 
 
+def _with_ways_to_pay(transfer: OpenTransfer, currency: str) -> str:
+    """A transfer with the payee's ways to pay beside it, for the chat text and the PDF:
+    "Bob pays Ann $4.25 (PayPal.me https://paypal.me/ann/4.25USD; IBAN DE89 ...)"."""
+    ways = [f"{o.label} {o.url or o.handle}" for o in transfer.options]
+    sentence = transfer.sentence(currency)
+    return f"{sentence} ({'; '.join(ways)})" if ways else sentence
+
+
 def book_summary(book: NightBook) -> NightSummary:
     """The summary of a night of the app: its games, its ledger, what is still to pay."""
     night = book.night
@@ -198,7 +212,7 @@ def book_summary(book: NightBook) -> NightSummary:
         night.currency,
         book.games,
         book.settlement,
-        transfers=[t.sentence(night.currency) for t in book.transfers],
+        transfers=[_with_ways_to_pay(t, night.currency) for t in book.transfers],
         recorded=recorded,
         moved=book.moved.sentence(night.currency) if book.moved else None,
     )

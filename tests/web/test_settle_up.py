@@ -637,3 +637,32 @@ def test_one_debt_is_carried_alone_and_the_others_stay_tonight(app, keeper, clie
     page = send(keeper, friday, everything, {"carry-target": str(saturday)})
     assert "Cy owed Ann $1.00: carried to Saturday (2026-11-21)" in page
     assert "Still to pay Everyone is even: nobody pays anybody" in page
+
+
+def test_the_chat_text_and_pdf_carry_the_ways_to_pay_and_no_false_even(keeper, client):
+    """Issue 34 point 4. Friday: Ann wins $1.00 of Bob, and the debt is carried to
+    Saturday, where Bob plays no game (his games' net there is $0.00) and Ann wins $0.50
+    of Cy. Saturday's text and PDF put Ann's PayPal.me link and IBAN beside each transfer
+    to her, and Bob's line says he still pays $1.00, never a bare "$0.00"."""
+    friday = new_night(keeper, "Friday", "2026-11-20", [], ["Ann", "Bob"])
+    game = keeper.game(friday, "rummy", ["Ann", "Bob"], buy_in="1.00", deals="1")
+    assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
+    ids = regular_ids(client)
+    token = inputs(client.get("/regulars").get_data(as_text=True))["csrf_token"]
+    iban = "DE89370400440532013000"
+    handles = handle_rows([("paypal", "annpays"), ("iban", iban)])
+    r = client.post(f"/regulars/{ids['Ann']}/handles", data={"csrf_token": token, **handles})
+    assert r.status_code == 302
+    saturday = new_night(keeper, "Saturday", "2026-11-21", [ids["Ann"], ids["Bob"]], ["Cy"])
+    carry(keeper, friday, saturday)  # Bob owes Ann $1.00 on Saturday, whose games net 0
+    game = keeper.game(saturday, "rummy", ["Ann", "Cy"], buy_in="0.50", deals="1")
+    assert keeper.enter(game, "Ann", {"Cy": 5}).status_code == 302
+    text = client.get(f"/nights/{saturday}/payout.txt").get_data(as_text=True)
+    assert "https://paypal.me/annpays/1.00USD" in text and "IBAN DE89" in text
+    to_ann = [line for line in text.splitlines() if "pays Ann" in line]
+    assert to_ann and all("PayPal.me https://paypal.me/annpays/" in line for line in to_ann)
+    assert "- Bob $0.00 (pays $1.00 now)" in text
+    from tests.web.stateful_model import pdf_text
+
+    pdf = " ".join(pdf_text(client.get(f"/nights/{saturday}/payout.pdf").data).split())
+    assert "paypal.me/annpays" in pdf.replace(" ", "") and "pays $1.00" in pdf
