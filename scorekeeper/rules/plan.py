@@ -182,11 +182,10 @@ def _plan(
 
     record = _record(base, number, rnd, later, gone)
     if not appends:
-        standings = replay(record)
-    elif rnd == probe:  # the preview is this very game
-        standings = preview
-    else:
-        standings = extend(before, [rnd])
+        return Planned(number, before, rnd, record, replay(record), tuple(asked))
+    # A round added is folded onto the standings as stored; with nobody dropping, the
+    # preview is this very game.
+    standings = preview if rnd == probe else extend(before, [rnd])
     return Planned(number, before, rnd, record, standings, tuple(asked))
 
 

@@ -6,9 +6,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .errors import RecordError
 from .names import name_key
 from .replay import Standings
-from .rounds import join_name
+from .rounds import MAX_PLAYERS, join_name
+
+Waiting = Sequence[str | Mapping[str, Any]]  # late joiners waiting, as a record's joins
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,3 +106,41 @@ def counting_order(
         return list(players)
     first = next((i for i, p in enumerate(players) if p.seat > dealer_seat), 0)
     return [*players[first:], *players[:first]]
+
+
+# ------------------------------------------------------------------ late joiners ---
+def join_candidates(s: Standings, waiting: Waiting, people: Sequence[str]) -> list[str]:
+    """Who of ``people`` (the night's) could join the game next round."""
+    playing = {name_key(p.name) for p in s.players if p.in_contention}
+    joining = {name_key(join_name(n)) for n in waiting}
+    return [n for n in people if name_key(n) not in playing | joining]
+
+
+def seat_choices(s: Standings, waiting: Waiting) -> list[str]:
+    """Whom a newcomer can sit after: the players at the table next round, clockwise from
+    the first seat, then those joining before them."""
+    at_table = sorted((p for p in s.players if p.in_contention), key=lambda p: p.seat)
+    return [p.name for p in at_table] + [join_name(n) for n in waiting]
+
+
+def planned_join(
+    s: Standings, waiting: Waiting, name: str, after: str = ""
+) -> str | dict[str, str]:
+    """``name`` joins at the start of the next round, sitting right after ``after`` (a
+    newcomer; empty: after the last seat; someone coming back keeps their own seat): the
+    entry to wait with the round (a record's join). RecordError with a sentence when they
+    cannot."""
+    key = name_key(name)
+    if any(name_key(p.name) == key and p.in_contention for p in s.players):
+        raise RecordError(f"{name} is already in the game.")
+    if any(name_key(join_name(n)) == key for n in waiting):
+        raise RecordError(f"{name} is already joining next round.")
+    if len(s.players) + len(waiting) >= MAX_PLAYERS:
+        raise RecordError(f"A game takes at most {MAX_PLAYERS} players.")
+    returning = any(name_key(p.name) == key for p in s.players)
+    if not after or returning:
+        return name
+    neighbour = next((n for n in seat_choices(s, waiting) if name_key(n) == name_key(after)), None)
+    if neighbour is None:
+        raise RecordError(f"Choose whom {name} sits after from the players at the table.")
+    return {"name": name, "after": neighbour}

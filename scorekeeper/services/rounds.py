@@ -16,11 +16,11 @@ from ..models import (
     Seat,
     User,
 )
-from ..rules import Standings, name_key, replay
+from ..rules import Standings, name_key, replay, table
 from ..rules.names import MAX_NAME_LENGTH, clean_name
 from ..rules.plan import Open, Planned, plan, propose, unanswered
 from ..rules.questions import Answers
-from ..rules.rounds import MAX_PLAYERS, join_name
+from ..rules.rounds import join_name
 from .base import Refused, check_fresh, commit_change, transaction
 from .nights import find_or_add_person
 from .regulars import night_spellings
@@ -218,16 +218,13 @@ def _sync_seats(game: Game, standings: Standings) -> None:
 
 def join_candidates(game: Game, standings: Standings) -> list[str]:
     """The night's people who could join the game next round."""
-    playing = {name_key(p.name) for p in standings.players if p.in_contention}
-    waiting = {name_key(join_name(n)) for n in game.pending_joins}
-    return [p.name for p in game.night.people if p.name_key not in playing | waiting]
+    people = [p.name for p in game.night.people]
+    return table.join_candidates(standings, game.pending_joins, people)
 
 
 def seat_choices(game: Game, standings: Standings) -> list[str]:
-    """Whom a newcomer can sit after: the players at the table next round, clockwise from
-    the first seat, then those joining before them."""
-    at_table = sorted((p for p in standings.players if p.in_contention), key=lambda p: p.seat)
-    return [p.name for p in at_table] + [join_name(n) for n in game.pending_joins]
+    """Whom a newcomer can sit after (``rules.table.seat_choices``)."""
+    return table.seat_choices(standings, game.pending_joins)
 
 
 @transaction
@@ -241,30 +238,14 @@ def add_joiner(
 ) -> str:
     """Someone joins at the start of the next round (saved with that round), sitting
     right after ``after`` (a newcomer; empty: after the last seat; someone coming back
-    keeps their own seat); returns the name as it will be written. Raises Refused with a
-    sentence, Conflict."""
+    keeps their own seat); returns the name as it will be written. Raises Refused or
+    RecordError with a sentence, Conflict."""
     standings = standings_for(game)
     if not raw_name.strip():
         raise Refused("Choose who joins, or type a new name.")
     name = clean_name(raw_name, what="the name")
     name = night_spellings(game.night, [name])[name]  # "ann." is Ann if the night has her
-    key = name_key(name)
-    waiting = [join_name(n) for n in game.pending_joins]
-    if any(name_key(p.name) == key and p.in_contention for p in standings.players):
-        raise Refused(f"{name} is already in the game.")
-    if any(name_key(n) == key for n in waiting):
-        raise Refused(f"{name} is already joining next round.")
-    if len(standings.players) + len(waiting) >= MAX_PLAYERS:
-        raise Refused(f"A game takes at most {MAX_PLAYERS} players.")
-    entry: str | dict[str, str] = name
-    returning = any(name_key(p.name) == key for p in standings.players)
-    if after and not returning:
-        neighbour = next(
-            (n for n in seat_choices(game, standings) if name_key(n) == name_key(after)), None
-        )
-        if neighbour is None:
-            raise Refused(f"Choose whom {name} sits after from the players at the table.")
-        entry = {"name": name, "after": neighbour}
+    entry = table.planned_join(standings, game.pending_joins, name, after)
     _set_pending_joins(game, [*game.pending_joins, entry], expected_version, user)
     return name
 
