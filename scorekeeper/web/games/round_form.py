@@ -15,15 +15,16 @@ from flask import abort, render_template
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
+from wtforms import Form, RadioField, StringField
 
 from ... import services
-from ...forms import VersionedForm
+from ...forms import VersionedForm, options
 from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_money, name_key
 from ...rules.cards import parse_flipped_card
 from ...rules.hands import CARD_ORDER, hand_grammar, hand_text, parse_hand_field
 from ...rules.plan import Open
-from ...rules.questions import Answers, Choice, Question
+from ...rules.questions import Answers, Ask, Choice, Question
 from ...rules.table import RoundSeat, counting_order, round_seats
 from ...services import ledger
 from .. import offline
@@ -41,6 +42,7 @@ class RoundEntry:
     values: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     questions: tuple[Question, ...] = ()  # what the engine's plan asks, answered or not
+    answers_shown: Form | None = None  # their fields, with the answers sent
     queued: bool = False  # sent from the phone's queue: answered in JSON (web/offline.py)
 
     @classmethod
@@ -75,7 +77,7 @@ class RoundEntry:
         self.values = _values_from_round(data, self.players)
         planned = services.plan_round(self.game, data, number=self.number, standings=self.s)
         if isinstance(planned, Open):
-            self.questions = planned.questions
+            self.show(planned.questions, None)
 
     def read(self, form: MultiDict[str, str]) -> dict[str, Any] | None:
         """The round as typed, or None with errors by field: who went out, the hands,
@@ -150,14 +152,14 @@ class RoundEntry:
             self.refuse(planned.refusal)
         return 200 if planned.asking else 422
 
-    def show(self, questions: tuple[Question, ...], form: MultiDict[str, str]) -> None:
+    def show(self, questions: tuple[Question, ...], form: MultiDict[str, str] | None) -> None:
+        """The questions on the form, as a WTForms form of their fields, holding the
+        answers sent (a choice not yet made: its default)."""
         self.questions = questions
-        for ask in self.asked:
-            default = ask.default if isinstance(ask, Choice) else ""
-            self.values[ask.name] = form.get(ask.name, default)[:200]
+        self.answers_shown = answer_form(questions, form)
 
     @property
-    def asked(self) -> list[Any]:
+    def asked(self) -> list[Ask]:
         return [ask for q in self.questions for ask in q.asks]
 
     @property
@@ -333,3 +335,22 @@ def _nobreak(text: str) -> Markup:
 
 
 _HYPHENATED = re.compile(r"(\w+-\w+)")
+
+
+def answer_form(questions: tuple[Question, ...], formdata: MultiDict[str, str] | None) -> Form:
+    """The fields the questions ask through, as a WTForms form (a choice: radio buttons,
+    a hand: a text field), filled from what the keeper sent. What an answer means is read
+    by the question itself (``rules.questions``), so this form only shows them."""
+
+    class AnswerForm(Form):
+        pass
+
+    for question in questions:
+        for ask in question.asks:
+            if isinstance(ask, Choice):
+                choices = options([(o.value, o.label) for o in ask.options])
+                field: Any = RadioField(ask.name, choices=choices, default=ask.default)
+            else:
+                field = StringField(ask.label, default="")
+            setattr(AnswerForm, ask.name, field)
+    return AnswerForm(formdata=formdata)
