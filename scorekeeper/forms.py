@@ -1,5 +1,5 @@
-"""Forms (Flask-WTF: every form carries a CSRF token) and the parsing of what people type:
-points as ``12+7+5``, hands as cards ``K 7 JK`` (money: ``rules.money.parse_money``)."""
+"""Forms (Flask-WTF: every form carries a CSRF token). What people type is read by the
+engine: hands by ``rules.hands``, money by ``rules.money.parse_money``."""
 
 from __future__ import annotations
 
@@ -41,10 +41,8 @@ from wtforms.validators import (
 )
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .rules.cards import normalise_code
 from .rules.money import CURRENCIES, LOCALES, parse_money
 from .rules.names import MAX_NAME_LENGTH, name_key
-from .rules.rounds import MAX_HAND_POINTS
 from .services.payments import KINDS
 
 MAX_ID = 2**31 - 1  # ids are INTEGER columns
@@ -87,72 +85,6 @@ def no_control_characters(what: str) -> Any:
 
 def _strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
-
-
-_CARD_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK", "W")
-_SUM = re.compile(r"\d{1,5}(\s*\+\s*\d{1,5})*")
-
-
-def parse_hand_text(text: str | None, card_codes: frozenset[str]) -> int | list[str]:
-    """What a keeper types for a hand: points (``12``), a sum (``10+10+7``) or the cards
-    left (``K 7 JK``, also ``K,7,JK``). Raises ValueError with a sentence to show."""
-    raw = (text or "").strip()
-    if not raw:
-        raise ValueError("give the points left in the hand (0 if none)")
-    if _SUM.fullmatch(raw):
-        total = sum(int(part) for part in raw.split("+"))
-        if total > MAX_HAND_POINTS:
-            raise ValueError(f"{total} points is more than any hand can hold")
-        return total
-    if raw.lstrip().startswith("-"):
-        raise ValueError("points cannot be negative")
-    if re.fullmatch(r"[\d\s+]+", raw) and re.search(r"\d{6}", raw):
-        raise ValueError(f"that is more points than any hand can hold (at most {MAX_HAND_POINTS})")
-    tokens = hand_tokens(raw)
-    if tokens and all(t in card_codes for t in tokens):
-        return tokens
-    bad = next((t for t in tokens if t not in card_codes), raw)
-    return_codes = " ".join(
-        c for c in ("A", "2", "10", "J", "Q", "K", "JK", "W") if c in card_codes
-    )
-    raise ValueError(
-        f"{bad[:12]!r} is not points or a card: type 12, 10+7, or cards like {return_codes}"
-    )
-
-
-def hand_tokens(text: str | None) -> list[str]:
-    """The words of a hand field, split on spaces and commas, upper-cased: ``"k, 7"`` ->
-    ``["K", "7"]``."""
-    return [normalise_code(t) for t in re.split(r"[\s,]+", text or "") if t]
-
-
-def parse_hand_field(
-    text: str | None, tapped: str | None, card_codes: frozenset[str]
-) -> int | list[str]:
-    """One player's hand as the round form sends it: the visible text and, in a hidden
-    field, the cards tapped on the card counter (codes separated by spaces).
-
-    While the visible text still shows exactly the tapped cards, the hand is that card
-    list, read strictly: every word must be a card code of the variant, and a lone ``7``
-    is the seven, never 7 points. Once the keeper has typed over it the two differ and
-    the typed text wins, read by :func:`parse_hand_text` (``12``, ``10+7``, ``K 7 JK``).
-    Raises ValueError with a sentence to show."""
-    cards = hand_tokens(tapped)
-    if not cards or cards != hand_tokens(text):
-        return parse_hand_text(text, card_codes)
-    bad = next((c for c in cards if c not in card_codes), None)
-    if bad is not None:
-        known = " ".join(c for c in _CARD_ORDER if c in card_codes)
-        raise ValueError(f"{bad[:12]!r} is not a card of this game: tap or type {known}")
-    return cards
-
-
-def hand_text(hand: int | list[str] | None) -> str:
-    if hand is None:
-        return ""
-    if isinstance(hand, list):
-        return " ".join(hand)
-    return str(hand)
 
 
 def new_submission() -> str:

@@ -38,8 +38,6 @@ from .nights import (
     set_paper,
 )
 from .rounds import (
-    Expiry,
-    RoundPlan,
     add_joiner,
     cancel_joiner,
     join_candidates,
@@ -64,11 +62,9 @@ __all__ = [
     "AlreadyCreated",
     "Conflict",
     "Duplicate",
-    "Expiry",
     "GameStamp",
     "Recorded",
     "Refused",
-    "RoundPlan",
     "add_joiner",
     "add_person",
     "cancel_joiner",

@@ -1,12 +1,11 @@
-"""Rounds: planned (checked by the engine up to the round, with the money moments it
-brings), saved (a new round at the end by ``state.append_round``, anything else through the
-ORM), undone; and late joiners waiting for the next round."""
+"""Rounds: planned by the engine (``rules.plan``: what a round does to the game and what
+the keeper must still be asked), saved (a new round at the end by ``state.append_round``,
+anything else through the ORM), undone; and late joiners waiting for the next round."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..extensions import db
@@ -18,194 +17,34 @@ from ..models import (
     Seat,
     User,
 )
-from ..rules import (
-    GameRecord,
-    RecordError,
-    Round,
-    Standings,
-    extend,
-    get_variant,
-    name_key,
-    parse_round,
-    replay,
-)
+from ..rules import Standings, name_key, replay, table
 from ..rules.names import MAX_NAME_LENGTH, clean_name
-from ..rules.rounds import MAX_PLAYERS, Hand, join_name
+from ..rules.plan import Open, Planned, plan, propose, unanswered
+from ..rules.questions import Answers
+from ..rules.rounds import join_name
 from .base import Refused, check_fresh, commit_change, transaction
 from .nights import find_or_add_person
 from .regulars import night_spellings
 from .state import append_round, keep_saved, mark_changed, standings_for
 
 
-def with_pending_joins(game: Game, round_data: dict[str, Any]) -> dict[str, Any]:
-    """The next round as it will be saved: late joiners waiting for it join in it."""
-    if not game.pending_joins or "joins" in round_data:
-        return round_data
-    return {**round_data, "joins": list(game.pending_joins)}
-
-
-@dataclass(frozen=True)
-class Expiry:
-    """A player who reaches the max in the round being entered, if they re-buy."""
-
-    name: str
-    reached: int
-    reset: int  # the total a re-buy sets them back to
-    fee: int  # what a re-buy costs, in cents
-
-
-@dataclass(frozen=True)
-class RoundPlan:
-    """A round as typed, checked against the game up to itself, before it is saved.
-
-    ``before`` is the game as stored. ``preview`` is the game up to this round with
-    nobody dropping in it: it says who expires in it and where a re-buy resets them to
-    (which depend only on the rounds before), so the keeper can choose re-buy or drop
-    before anything is saved. When the round is saved as previewed (a new round, no
-    drop), the save reuses this replay."""
-
-    number: int
-    before: Standings
-    round: Round
-    preview: Standings
-    #: Hands added to later rounds, by round number: a player whose drop this correction
-    #: undoes plays on, so each later round gets the hand they had (asked for on the form).
-    later: Mapping[int, Mapping[str, Hand]] = field(default_factory=dict)
-
-    @property
-    def base(self) -> GameRecord:
-        return self.before.record
-
-    @property
-    def appends(self) -> bool:
-        return self.number > len(self.base.rounds)
-
-    def standings(self) -> Standings:
-        """The game once the round is saved: a new round is folded onto the stored game's
-        standings, a corrected one replays the game from the start."""
-        if not self.appends:
-            return replay(self.record())
-        if self.round == self.preview.record.rounds[-1]:  # the preview is this very game
-            return self.preview
-        return extend(self.before, [self.round])
-
-    def expiries(self) -> list[Expiry]:
-        result = self.preview.rounds[self.number - 1]
-        rebuys = {e.player: e for e in result.events if e.kind == "rebuy"}
-        return [
-            Expiry(
-                e.player,
-                e.value or 0,
-                rebuys[e.player].value or 0,
-                -(rebuys[e.player].amount_cents or 0),
-            )
-            for e in result.events
-            if e.kind == "expire" and e.player in rebuys
-        ]
-
-    def with_drops(self, names: Sequence[str]) -> RoundPlan:
-        return replace(self, round=replace(self.round, drops=tuple(names)))
-
-    def undropped(self) -> list[str]:
-        """Who dropped out in this round as stored and, as corrected, re-buys instead."""
-        if self.appends:
-            return []
-        stored = {name_key(n) for n in self.base.rounds[self.number - 1].drops}
-        now = {name_key(n) for n in self.round.drops}
-        return [p.name for p in self.before.players if name_key(p.name) in stored - now]
-
-    def later_hands_needed(self) -> list[tuple[int, str]]:
-        """(round, player) for each later round a player this correction keeps in the game
-        had no hand in: they play on, so the keeper gives those hands."""
-        return [
-            (number, name)
-            for name in self.undropped()
-            for number in range(self.number + 1, len(self.base.rounds) + 1)
-            if name_key(name) not in {name_key(n) for n in self.base.rounds[number - 1].hands}
-        ]
-
-    def with_later(self, later: Mapping[int, Mapping[str, Hand]]) -> RoundPlan:
-        return replace(self, later=later)
-
-    def dropped_now(self) -> list[str]:
-        """Who re-bought in this round as stored and, as corrected, drops out instead."""
-        if self.appends:
-            return []
-        stored = {name_key(n) for n in self.base.rounds[self.number - 1].drops}
-        return [n for n in self.round.drops if name_key(n) not in stored]
-
-    def later_hands_gone(self) -> list[tuple[int, str, Hand]]:
-        """(round, player, hand) for each later hand of a player this correction drops
-        out: they no longer play, so those hands go, up to the round they join again (the
-        keeper confirms first). Their later drop, if any, goes with them."""
-        gone = []
-        for name in self.dropped_now():
-            key = name_key(name)
-            for number in range(self.number + 1, len(self.base.rounds) + 1):
-                rnd = self.base.rounds[number - 1]
-                if key in {name_key(j) for j in rnd.joins}:
-                    break  # back at the table from this round on
-                hand = next((h for n, h in rnd.hands.items() if name_key(n) == key), None)
-                if hand is not None:
-                    gone.append((number, name, hand))
-        return gone
-
-    def _without_dropped(self, rounds: list[Round]) -> None:
-        """Take the later hands of who this correction drops out off ``rounds``, and their
-        drop there if they dropped again (a drop comes with a hand: they expired in it)."""
-        for number, name, _ in self.later_hands_gone():
-            key, rnd = name_key(name), rounds[number - 1]
-            rounds[number - 1] = replace(
-                rnd,
-                hands={n: h for n, h in rnd.hands.items() if name_key(n) != key},
-                drops=tuple(d for d in rnd.drops if name_key(d) != key),
-            )
-
-    def record(self) -> GameRecord:
-        rounds = list(self.base.rounds)
-        if self.appends:
-            rounds.append(self.round)
-        else:
-            rounds[self.number - 1] = self.round
-        for number, hands in self.later.items():
-            rnd = rounds[number - 1]
-            rounds[number - 1] = replace(rnd, hands={**rnd.hands, **hands})
-        self._without_dropped(rounds)
-        return self.base.with_rounds(rounds)
-
-
 def plan_round(
     game: Game,
-    round_data: dict[str, Any],
+    round_data: Mapping[str, Any],
     *,
     number: int | None,
+    answers: Answers | None = None,
     standings: Standings | None = None,
-) -> RoundPlan:
-    """Check a typed round (``number`` None: the next one) up to itself; raises
-    RecordError naming the round and player. Waiting Vegas joiners join a new round; a
-    correction keeps the round's joins (they are made on the join page). ``standings``:
-    the game's, when the caller has them already."""
+) -> Planned | Open:
+    """The engine's plan of a typed round (``number`` None: the next one, which the late
+    joiners waiting join in) on the game as stored: what it saves, or what the keeper
+    must still be asked (:func:`rules.plan.plan`). Raises RecordError naming the round and
+    player when the round itself cannot be read. ``standings``: the game's, when the
+    caller has them already."""
     # Parsed and replayed once per record, then cached.
     before = standings if standings is not None else standings_for(game)
-    base = before.record
-    if number is None:
-        number = len(base.rounds) + 1
-        round_data = with_pending_joins(game, round_data)
-    elif not 1 <= number <= len(base.rounds):
-        raise RecordError(f"there is no round {number} to edit", round=number)
-    else:
-        # The joins stay as recorded, with where each newcomer sat.
-        round_data = {**round_data, "joins": base.rounds[number - 1].to_json().get("joins", [])}
-    variant = get_variant(game.variant)
-    typed = parse_round(
-        round_data, number=number, variant=game.variant, card_codes=variant.card_codes
-    )
-    probe = replace(typed, drops=())
-    if number > len(base.rounds):
-        preview = extend(before, [probe])
-    else:
-        preview = replay(base.with_rounds([*base.rounds[: number - 1], probe]))
-    return RoundPlan(number, before, typed, preview)
+    waiting = game.pending_joins if number is None else ()
+    return plan(before, propose(before, round_data, number=number, waiting=waiting), answers)
 
 
 def save_round(
@@ -218,18 +57,19 @@ def save_round(
     user: User,
 ) -> Standings:
     """Add a round (``number`` None) or replace round ``number``, drops as given in the
-    round: :func:`plan_round` and :func:`save_planned_round` in one call."""
-    plan = plan_round(game, round_data, number=number)
-    plan = plan.with_drops(tuple(round_data.get("drops") or ()))
+    round (nothing asked): :func:`plan_round` and :func:`save_planned_round` in one call."""
+    planned = plan_round(game, round_data, number=number, answers=Answers(confirmed=True))
+    if isinstance(planned, Open):
+        raise planned.refusal or unanswered(planned)
     return save_planned_round(
-        game, plan, expected_version=expected_version, submission=submission, user=user
+        game, planned, expected_version=expected_version, submission=submission, user=user
     )
 
 
 @transaction
 def save_planned_round(
     game: Game,
-    plan: RoundPlan,
+    plan: Planned,
     *,
     expected_version: int | None,
     submission: str | None,
@@ -248,7 +88,7 @@ def save_planned_round(
             game,
             plan.number,
             plan.round.to_json(),
-            plan.standings(),
+            plan.standings,
             submission=submission,
             user=user,
         )
@@ -256,7 +96,7 @@ def save_planned_round(
         return appended
     game_id = game.id
     check_fresh(game, expected_version, submission)
-    standings = plan.standings()
+    standings = plan.standings
     action, before, after = _write_round(game, plan, standings)
     db.session.add(
         Edit(
@@ -277,18 +117,13 @@ def save_planned_round(
     return standings
 
 
-def _write_later(game: Game, plan: RoundPlan, user: User) -> None:
+def _write_later(game: Game, plan: Planned, user: User) -> None:
     """The later rounds a correction changes (hands given for a drop undone, taken off
     for a drop added), each with its own line in the history, in the same transaction as
     the correction."""
-    if plan.appends:
-        return
-    record = plan.record()
-    for number in range(plan.number + 1, len(record.rounds) + 1):
+    for number in plan.later_changed():
         row = game.rounds[number - 1]
-        stored = record.rounds[number - 1].to_json()
-        if stored == plan.base.rounds[number - 1].to_json():
-            continue
+        stored = plan.record.rounds[number - 1].to_json()
         before = json.dumps(row.data)
         row.data = stored
         db.session.add(
@@ -303,7 +138,7 @@ def _write_later(game: Game, plan: RoundPlan, user: User) -> None:
         )
 
 
-def _write_round(game: Game, plan: RoundPlan, standings: Standings) -> tuple[str, str | None, str]:
+def _write_round(game: Game, plan: Planned, standings: Standings) -> tuple[str, str | None, str]:
     """Put the planned round in its row (a new one, or the one it corrects) and the seats
     in line with it. Returns the history's action and the round before and after."""
     stored = plan.round.to_json()
@@ -387,16 +222,13 @@ def _sync_seats(game: Game, standings: Standings) -> None:
 
 def join_candidates(game: Game, standings: Standings) -> list[str]:
     """The night's people who could join the game next round."""
-    playing = {name_key(p.name) for p in standings.players if p.in_contention}
-    waiting = {name_key(join_name(n)) for n in game.pending_joins}
-    return [p.name for p in game.night.people if p.name_key not in playing | waiting]
+    people = [p.name for p in game.night.people]
+    return table.join_candidates(standings, game.pending_joins, people)
 
 
 def seat_choices(game: Game, standings: Standings) -> list[str]:
-    """Whom a newcomer can sit after: the players at the table next round, clockwise from
-    the first seat, then those joining before them."""
-    at_table = sorted((p for p in standings.players if p.in_contention), key=lambda p: p.seat)
-    return [p.name for p in at_table] + [join_name(n) for n in game.pending_joins]
+    """Whom a newcomer can sit after (``rules.table.seat_choices``)."""
+    return table.seat_choices(standings, game.pending_joins)
 
 
 @transaction
@@ -410,30 +242,14 @@ def add_joiner(
 ) -> str:
     """Someone joins at the start of the next round (saved with that round), sitting
     right after ``after`` (a newcomer; empty: after the last seat; someone coming back
-    keeps their own seat); returns the name as it will be written. Raises Refused with a
-    sentence, Conflict."""
+    keeps their own seat); returns the name as it will be written. Raises Refused or
+    RecordError with a sentence, Conflict."""
     standings = standings_for(game)
     if not raw_name.strip():
         raise Refused("Choose who joins, or type a new name.")
     name = clean_name(raw_name, what="the name")
     name = night_spellings(game.night, [name])[name]  # "ann." is Ann if the night has her
-    key = name_key(name)
-    waiting = [join_name(n) for n in game.pending_joins]
-    if any(name_key(p.name) == key and p.in_contention for p in standings.players):
-        raise Refused(f"{name} is already in the game.")
-    if any(name_key(n) == key for n in waiting):
-        raise Refused(f"{name} is already joining next round.")
-    if len(standings.players) + len(waiting) >= MAX_PLAYERS:
-        raise Refused(f"A game takes at most {MAX_PLAYERS} players.")
-    entry: str | dict[str, str] = name
-    returning = any(name_key(p.name) == key for p in standings.players)
-    if after and not returning:
-        neighbour = next(
-            (n for n in seat_choices(game, standings) if name_key(n) == name_key(after)), None
-        )
-        if neighbour is None:
-            raise Refused(f"Choose whom {name} sits after from the players at the table.")
-        entry = {"name": name, "after": neighbour}
+    entry = table.planned_join(standings, game.pending_joins, name, after)
     _set_pending_joins(game, [*game.pending_joins, entry], expected_version, user)
     return name
 

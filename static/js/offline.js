@@ -11,7 +11,7 @@
   var roundForm = /\/rounds\/new$/.test(location.pathname)
     ? document.querySelector("form.round-form") : null;
   var sheetUrl = location.pathname.replace(/\/rounds\/new$/, "");
-  var SKIP = /^(csrf_token|version|submission|round_number|expiry_seen|queued_after)$/;
+  var SKIP = /^(csrf_token|version|submission|round_number|seen|queued_after)$/;
 
   function el(tag, className, text) {
     var node = document.createElement(tag);

@@ -4,17 +4,28 @@
 (function () {
   "use strict";
 
-  // A hand field is read the way the server reads it (scorekeeper/forms.py,
-  // parse_hand_field and parse_hand_text). While the visible text still shows exactly the
+  // A hand field is read the way the server reads it (scorekeeper/rules/hands.py,
+  // parse_hand_field and parse_hand_text), by the grammar the server renders into the form
+  // (data-grammar: its patterns, limits, card codes and this round's card values), so no
+  // rule of what a hand is lives here. While the visible text still shows exactly the
   // cards tapped on the counter (kept in a hidden field), the hand is those cards: a tapped
   // 7 is the seven. Otherwise the typed text counts: a lone number or a sum is points
   // ("7", "10+7"), words are cards ("K 7 JK"). Anything this script cannot be sure the
-  // server reads the same way shows no sum at all, never a different one.
-  var PLAIN = /^[0-9A-Za-z+, \t\n\r\f\v]*$/;
-  var POINTS = /^\d{1,5}([ \t\n\r\f\v]*\+[ \t\n\r\f\v]*\d{1,5})*$/;
+  // server reads the same way (not "plain") shows no sum at all, never a different one.
+  function grammarOf(form) {
+    var table = JSON.parse(form.getAttribute("data-grammar") || "{}");
+    return {
+      plain: new RegExp("^(?:" + table.plain + ")$"),
+      points: new RegExp("^(?:" + table.points + ")$"),
+      separators: new RegExp(table.separators),
+      maxPoints: table.maxPoints,
+      maxCards: table.maxCards,
+      values: table.values || {}
+    };
+  }
 
-  function tokens(text) {
-    return (text || "").toUpperCase().split(/[ \t\n\r\f\v,]+/).filter(Boolean);
+  function tokens(text, rules) {
+    return (text || "").toUpperCase().split(rules.separators).filter(Boolean);
   }
 
   function sameCards(a, b) {
@@ -24,13 +35,13 @@
   }
 
   function readHand(text, tapped, rules) {
-    if (!PLAIN.test(text) || !PLAIN.test(tapped)) return null;
-    var cards = tokens(tapped);
-    var typed = tokens(text);
+    if (!rules.plain.test(text) || !rules.plain.test(tapped)) return null;
+    var cards = tokens(tapped, rules);
+    var typed = tokens(text, rules);
     if (!(cards.length && sameCards(cards, typed))) {
-      var raw = text.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
+      var raw = text.trim();
       if (!raw) return null;
-      if (POINTS.test(raw)) {
+      if (rules.points.test(raw)) {
         var points = raw.split("+").reduce(function (a, b) { return a + parseInt(b, 10); }, 0);
         return points > rules.maxPoints ? null : { points: points, cards: null };
       }
@@ -46,11 +57,7 @@
   }
 
   function setupRoundForm(form) {
-    var rules = {
-      values: JSON.parse(form.getAttribute("data-values") || "{}"),
-      maxPoints: parseInt(form.getAttribute("data-max-points") || "9999", 10),
-      maxCards: parseInt(form.getAttribute("data-max-cards") || "60", 10)
-    };
+    var rules = grammarOf(form);
     var multiplier = parseInt(form.getAttribute("data-multiplier") || "1", 10);
     var shows = [];
     form.querySelectorAll("[data-hand]").forEach(function (box) {
@@ -71,10 +78,10 @@
       }
       // Points typed by hand ("12", "12+3"), not the tapped cards: a tap adds to them.
       function typedPoints() {
-        var cards = tokens(tapped.value);
-        if (cards.length && sameCards(cards, tokens(input.value))) return null;
-        var raw = input.value.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
-        return POINTS.test(raw) ? raw : null;
+        var cards = tokens(tapped.value, rules);
+        if (cards.length && sameCards(cards, tokens(input.value, rules))) return null;
+        var raw = input.value.trim();
+        return rules.points.test(raw) ? raw : null;
       }
       function setCards(cards) {
         tapped.value = cards.join(" ");
@@ -104,7 +111,7 @@
         var points = typedPoints();
         if (points !== null) {  // "12+3": the last added value goes; typed points stay
           var cut = points.lastIndexOf("+");
-          if (cut > 0) setPoints(points.slice(0, cut).replace(/[ \t\n\r\f\v]+$/, ""));
+          if (cut > 0) setPoints(points.slice(0, cut).trimEnd());
           return;
         }
         var cards = counted();

@@ -165,7 +165,11 @@ class Keeper:
         )
         data = self.round_data(game_id, went_out, hands, number, **extra)
         r = self.post_form(url, data)
-        if r.status_code == 200 and "expiry_seen" in r.get_data(as_text=True) and confirm_expiries:
+        if (
+            r.status_code == 200
+            and "rebuy-or-drop:" in r.get_data(as_text=True)
+            and confirm_expiries
+        ):
             hidden = inputs(r.get_data(as_text=True))
             r = self.client.post(url, data={**data, **hidden})
         return r

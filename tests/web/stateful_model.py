@@ -808,7 +808,7 @@ class CardNights(RuleBasedStateMachine):
                 values[c.name] = "y" if tick else ""
         double = data.draw(st.booleans(), label="double")
         r, refused, shown = self.send(phone, url, values, double=double)
-        if r.status_code == 200 and "expiry_seen" in shown:
+        if r.status_code == 200 and "rebuy-or-drop:" in shown:
             asked = self.form_in(shown)
             assert asked is not None
             values = asked.values()
@@ -918,7 +918,7 @@ class CardNights(RuleBasedStateMachine):
                 values[key] = "rebuy" if values.get(key) == "drop" else "drop"
         double = data.draw(st.booleans(), label="double")
         r, refused, shown = self.send(phone, url, values, double=double)
-        if r.status_code == 200 and "expiry_seen" in shown:
+        if r.status_code == 200 and "rebuy-or-drop:" in shown:
             asked = self.form_in(shown)
             assert asked is not None
             r, refused, shown = self.send(phone, url, asked.values(), double=double)
@@ -979,7 +979,7 @@ class CardNights(RuleBasedStateMachine):
         before = snapshot(self.app)
         r = phone.client.post(url, data=values)
         _, shown = self._outcome(phone, r)
-        if r.status_code == 200 and "expiry_seen" in shown:  # asked "re-buy or drop?" first
+        if r.status_code == 200 and "rebuy-or-drop:" in shown:  # asked "re-buy or drop?" first
             asked = self.form_in(shown)
             assert asked is not None
             r = phone.client.post(url, data=asked.values())

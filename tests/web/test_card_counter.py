@@ -5,13 +5,14 @@ a stored card hand as cards when it is saved unchanged."""
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 
 import pytest
 
-from scorekeeper.forms import parse_hand_field, parse_hand_text
 from scorekeeper.rules import VARIANTS, get_variant
+from scorekeeper.rules.hands import parse_hand_field, parse_hand_text
 from tests.web.keeper import Keeper, inputs, text_of
 
 TEXAS = get_variant("texas").card_codes
@@ -207,4 +208,5 @@ def test_the_counter_is_hidden_until_the_script_shows_it(keeper, client):
     assert all(tag.endswith(" hidden>") for tag in buttons + pads)
     assert re.search(r'<input type="hidden" name="cards-\d+" value="" data-cards>', page)
     assert 'aria-label="Remove last card"' in page
-    assert 'data-max-points="9999"' in page and 'data-max-cards="60"' in page
+    grammar = json.loads(unescape(re.search(r'data-grammar="([^"]*)"', page).group(1)))
+    assert grammar["maxPoints"] == 9999 and grammar["maxCards"] == 60

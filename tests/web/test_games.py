@@ -720,7 +720,7 @@ def test_a_drop_added_takes_the_later_hands_off_once_confirmed(keeper, client):
     url = f"/games/{game}/rounds/1"
     typed = keeper.round_data(game, "Ann", {"Bob": 10, "Cy": 100}, 1, drops=["Cy"])
     r = keeper.post_form(url, typed)
-    if "expiry_seen" in r.get_data(as_text=True) and "no longer plays" not in text_of(r):
+    if "rebuy-or-drop:" in r.get_data(as_text=True) and "no longer plays" not in text_of(r):
         r = client.post(url, data={**typed, **inputs(r.get_data(as_text=True))})
     assert r.status_code == 200, text_of(r)
     page = text_of(r)

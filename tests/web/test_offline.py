@@ -170,7 +170,12 @@ def test_a_queued_round_stored_before_is_recognised_even_if_it_no_longer_fits(ke
     )
     dropped = client.post(
         f"/games/{game}/rounds/new",
-        data={**form, **typed, "expiry_seen": seats["Bob"], f"expiry-{seats['Bob']}": "drop"},
+        data={
+            **form,
+            **typed,
+            "seen": f"rebuy-or-drop:2:{seats['Bob']}",
+            f"expiry-{seats['Bob']}": "drop",
+        },
     )
     assert dropped.status_code == 302
     again = queued(keeper, game, form, **typed)

@@ -8,9 +8,10 @@ from flask import render_template, request
 from flask_login import login_required
 
 from ... import services
-from ...forms import checked_whole, hand_text
+from ...forms import checked_whole
 from ...models import Edit, Game
 from ...rules import Standings
+from ...rules.hands import hand_text
 from ...services import keepers
 from .blueprint import bp, game_or_404
 

@@ -1,9 +1,9 @@
 """Entering a round, correcting one, removing the last one, and late joiners.
 
-The round form is read by :class:`RoundEntry` (what was typed, errors by field, the players
-in seat order); the service checks the round once (:func:`services.plan_round`), which also
-says who expires in it, so the keeper is asked "re-buy or drop?" before anything is saved,
-and the save reuses that check.
+A posted round is read, planned, asked about, saved: :class:`RoundEntry` reads the form
+(what was typed, errors by field, the players in seat order); the engine plans the round
+(:func:`services.plan_round`, ``rules.plan``), saying what the keeper must still be asked
+("re-buy or drop?", ...) before anything is saved; the save reuses the plan's replay.
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ from ...forms import (
 )
 from ...models import Game
 from ...rules import RecordError, Standings, format_money
+from ...rules.plan import Open
+from ...rules.table import joiners_seated
 from ...services.regulars import regulars_of
 from .. import offline
 from .blueprint import bp, game_or_404, with_stamp
 from .round_form import RoundEntry
-from .sheet import joiners_seated, render_sheet
+from .sheet import render_sheet
 
 
 # ------------------------------------------------------------------------ routes ---
@@ -78,28 +80,21 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Resp
 def _post_round(
     game: Game, s: Standings, entry: RoundEntry, form: VersionedForm
 ) -> Response | tuple[str | Response, int]:
-    """Read, check and save the posted round; the form again with what was wrong."""
+    """Read the posted round, plan it, ask what the plan still asks, save; the form again
+    with what was wrong or what to answer."""
     game_id, queued = game.id, entry.queued
     data = entry.read(request.form)
     try:
         if data is None:
             return entry.render(form, 422)
-        plan = services.plan_round(
-            game, data, number=entry.number if entry.editing else None, standings=s
-        )
-        if entry.must_ask(plan, request.form):
-            return entry.render(form)
-        plan = plan.with_drops(entry.drops())
-        if needed := plan.later_hands_needed():  # a drop undone: they played on
-            later = entry.read_later(needed, request.form)
-            if later is None:
-                return entry.render(form, 422 if entry.errors else 200)
-            plan = plan.with_later(later)
-        if (gone := plan.later_hands_gone()) and entry.must_confirm_gone(gone, request.form):
-            return entry.render(form)  # a drop added: the later hands that go, shown once
+        answers = entry.answers(request.form)
+        planned = services.plan_round(game, data, number=entry.target, answers=answers, standings=s)
+        if isinstance(planned, Open):
+            return entry.render(form, entry.ask(planned, request.form))
+        entry.show(planned.questions, request.form)
         services.save_planned_round(
             game,
-            plan,
+            planned,
             expected_version=form.version_number(),
             submission=form.submission.data,
             user=current_user,

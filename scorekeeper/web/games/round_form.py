@@ -1,34 +1,33 @@
 """The round form: what a keeper typed for a round (who went out, each hand, and what the
 game's round asks besides), read and checked field by field, and shown again with its
-errors and the money moments (who expired: re-buy or drop?)."""
+errors and whatever the engine's plan still asks (``rules.questions``: re-buy or drop?
+the later hands of a drop undone? the hands that go with a drop added?), each question
+one fieldset, its answers read back by field name."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import abort, render_template
+from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
+from wtforms import Form, RadioField, StringField
 
 from ... import services
-from ...forms import VersionedForm, hand_text, parse_hand_field
+from ...forms import VersionedForm, options
 from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_money, name_key
-from ...rules.cards import JOKER, MAX_CARDS_IN_HAND, RANKS, WILD, parse_flipped_card
-from ...rules.rounds import MAX_HAND_POINTS, join_name
+from ...rules.cards import parse_flipped_card
+from ...rules.hands import CARD_ORDER, hand_grammar, hand_text, parse_hand_field
+from ...rules.plan import Open
+from ...rules.questions import Answers, Ask, Choice, Question
+from ...rules.table import RoundSeat, counting_order, round_seats
 from ...services import ledger
 from .. import offline
-
-
-@dataclass
-class RoundPlayer:
-    name: str
-    seat: int
-    joining: bool = False
-    total_before: int = 0
-    contract: str | None = None  # the words for laying down their contract (Dummy)
 
 
 @dataclass
@@ -39,12 +38,11 @@ class RoundEntry:
     s: Standings
     number: int
     editing: bool
-    players: list[RoundPlayer]
+    players: list[RoundSeat]
     values: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
-    expiries: list[dict[str, Any]] = field(default_factory=list)
-    later: list[dict[str, Any]] = field(default_factory=list)  # a drop undone: later hands
-    gone: list[dict[str, Any]] = field(default_factory=list)  # a drop added: hands that go
+    questions: tuple[Question, ...] = ()  # what the engine's plan asks, answered or not
+    answers_shown: Form | None = None  # their fields, with the answers sent
     queued: bool = False  # sent from the phone's queue: answered in JSON (web/offline.py)
 
     @classmethod
@@ -53,29 +51,19 @@ class RoundEntry:
         target = number if number is not None else s.rounds_played + 1
         if editing and not 1 <= target <= s.rounds_played:
             abort(404)
-        return cls(game, s, target, editing, _round_players(game, s, target))
+        waiting = () if editing else game.pending_joins
+        return cls(game, s, target, editing, round_seats(s, target, waiting))
 
     @property
     def inputs(self) -> frozenset[str]:
         return self.s.variant.round_inputs
 
     @property
-    def rows(self) -> list[RoundPlayer]:
-        """The players in the order the table counts its hands: seat order from the player
-        who starts the round (the seat after the dealer's), so the form follows the table.
-        ``players`` stays in seat order: the round is read and stored in that order."""
-        if self.editing:
-            dealer = self.s.rounds[self.number - 1].dealer
-        else:
-            upcoming = self.s.upcoming(self.game.pending_joins)
-            dealer = upcoming.dealer if upcoming else ""
-        seats = {name_key(p.name): p.seat for p in self.s.players}
-        seats.update({name_key(p.name): p.seat for p in self.players})
-        dealer_seat = seats.get(name_key(dealer))
-        if dealer_seat is None:
-            return self.players
-        first = next((i for i, p in enumerate(self.players) if p.seat > dealer_seat), 0)
-        return self.players[first:] + self.players[:first]
+    def rows(self) -> list[RoundSeat]:
+        """The players in the order the table counts its hands (from who starts the
+        round). ``players`` stays in seat order: the round is read and stored in that order."""
+        waiting = () if self.editing else self.game.pending_joins
+        return counting_order(self.s, self.number, self.players, waiting)
 
     @property
     def marked(self) -> bool:
@@ -87,8 +75,9 @@ class RoundEntry:
         """A correction starts from the round as stored, its expiries asked again."""
         data = self.game.rounds[self.number - 1].data
         self.values = _values_from_round(data, self.players)
-        plan = services.plan_round(self.game, data, number=self.number, standings=self.s)
-        self.ask(plan.expiries())
+        planned = services.plan_round(self.game, data, number=self.number, standings=self.s)
+        if isinstance(planned, Open):
+            self.show(planned.questions, None)
 
     def read(self, form: MultiDict[str, str]) -> dict[str, Any] | None:
         """The round as typed, or None with errors by field: who went out, the hands,
@@ -132,7 +121,6 @@ class RoundEntry:
             key, cards_key = f"hand-{p.seat}", f"cards-{p.seat}"
             self.values[key] = form.get(key, "")[:200]
             self.values[cards_key] = form.get(cards_key, "")[:200]
-            self.values[f"expiry-{p.seat}"] = form.get(f"expiry-{p.seat}", "rebuy")
             if went_out == p.name:
                 continue
             try:
@@ -143,80 +131,44 @@ class RoundEntry:
                 self.errors[key] = f"{p.name}: {exc}"
         return hands
 
-    # -- expiries: re-buy or drop -----------------------------------------------------
-    def ask(self, expiries: list[services.Expiry]) -> None:
-        seats = {p.name: p.seat for p in self.players}
-        self.expiries = [
-            {
-                "name": x.name,
-                "seat": seats[x.name],
-                "reached": x.reached,
-                "reset": x.reset,
-                "fee": x.fee,
-                "choice": self.values.get(f"expiry-{seats[x.name]}", "rebuy"),
-            }
-            for x in expiries
-        ]
+    # -- what the plan asks -----------------------------------------------------------
+    @property
+    def target(self) -> int | None:
+        """The round the form changes, for the plan (None: the next one)."""
+        return self.number if self.editing else None
 
-    def must_ask(self, plan: services.RoundPlan, form: MultiDict[str, str]) -> bool:
-        """Ask "re-buy or drop?" when someone expires whom the keeper has not seen yet."""
-        self.ask(plan.expiries())
-        seen = ",".join(str(x["seat"]) for x in self.expiries)
-        return bool(self.expiries) and form.get("expiry_seen", "") != seen
+    def answers(self, form: MultiDict[str, str]) -> Answers:
+        """The keeper's answers as the form sends them: the fields by name, and the keys
+        of the questions the form showed (``seen``)."""
+        values = {key: form.get(key, "")[:200] for key in form}
+        return Answers(values=values, seen=frozenset(form.get("seen", "").split()))
 
-    def drops(self) -> list[str]:
-        return [x["name"] for x in self.expiries if x["choice"] == "drop"]
+    def ask(self, planned: Open, form: MultiDict[str, str]) -> int:
+        """Show what the plan asks (with the answers given kept), the errors of answers
+        given, or the rule the change breaks; the page's status."""
+        self.show(planned.questions, form)
+        self.errors.update(planned.errors)
+        if planned.refusal is not None:
+            self.refuse(planned.refusal)
+        return 200 if planned.asking else 422
 
-    # -- a drop undone: the hands of the later rounds ---------------------------------
-    def read_later(
-        self, needed: list[tuple[int, str]], form: MultiDict[str, str]
-    ) -> dict[int, dict[str, Any]] | None:
-        """The hands the player whose drop is undone had in each later round, or None
-        while one is still to be given (first shown empty) or wrong (marked)."""
-        seats = {p.name: p.seat for p in self.s.players}
-        later: dict[int, dict[str, Any]] = {}
-        self.later, complete = [], True
-        for number, name in needed:
-            key = f"later-{number}-{seats[name]}"
-            raw = form.get(key)
-            self.later.append({"round": number, "name": name, "key": key, "value": raw or ""})
-            if raw is None or not raw.strip():
-                complete = False
-                if raw is not None:
-                    self.errors[key] = f"Round {number}: give {name}'s hand."
-                continue
-            try:
-                hand = parse_hand_field(raw, None, self.s.variant.card_codes)
-            except ValueError as exc:
-                self.errors[key] = f"Round {number}: {name}: {exc}"
-                complete = False
-                continue
-            later.setdefault(number, {})[name] = hand
-        return later if complete else None
+    def show(self, questions: tuple[Question, ...], form: MultiDict[str, str] | None) -> None:
+        """The questions on the form, as a WTForms form of their fields, holding the
+        answers sent (a choice not yet made: its default)."""
+        self.questions = questions
+        self.answers_shown = answer_form(questions, form)
 
     @property
-    def later_names(self) -> list[str]:
-        return list(dict.fromkeys(x["name"] for x in self.later))
-
-    # -- a drop added: the later hands that go ----------------------------------------
-    def must_confirm_gone(
-        self, gone: list[tuple[int, str, Any]], form: MultiDict[str, str]
-    ) -> bool:
-        """Show which later hands a drop added takes off the sheet, once: saved when the
-        form comes back having shown the same ones (``gone_seen``)."""
-        self.gone = [
-            {"round": number, "name": name, "hand": hand_text(_listed(hand))}
-            for number, name, hand in gone
-        ]
-        return form.get("gone_seen", "") != self.gone_seen
+    def asked(self) -> list[Ask]:
+        return [ask for q in self.questions for ask in q.asks]
 
     @property
-    def gone_seen(self) -> str:
-        return ",".join(f"{x['round']}:{x['name']}" for x in self.gone)
+    def seen(self) -> str:
+        return " ".join(q.key for q in self.questions)
 
     @property
-    def gone_names(self) -> list[str]:
-        return list(dict.fromkeys(x["name"] for x in self.gone))
+    def confirming(self) -> bool:
+        return any(q.confirms for q in self.questions)
 
     # -- refusals -----------------------------------------------------------------------
     def refuse(self, exc: RecordError) -> None:
@@ -233,7 +185,7 @@ class RoundEntry:
 
     def _field_for(self, exc: RecordError) -> str:
         shown = {"went_out"} | {f"hand-{p.seat}" for p in self.players}
-        shown |= {f"expiry-{x['seat']}" for x in self.expiries}
+        shown |= {ask.name for ask in self.asked}
         for name in self.inputs:
             reader = ROUND_INPUTS.get(name)
             if reader is not None:
@@ -281,70 +233,16 @@ class RoundEntry:
             banner=variant.display.banner(this, settings),
             card_values=variant.card_values(self.number, settings),
             # The counter's keys in one order in every game (A first), whatever they count.
-            card_order=[c for c in (*RANKS, JOKER, WILD) if c in variant.card_codes],
+            card_order=[c for c in CARD_ORDER if c in variant.card_codes],
+            grammar=hand_grammar(variant.card_values(self.number, settings), variant.card_codes),
             multiplier=variant.multiplier(self.number),
-            max_hand_points=MAX_HAND_POINTS,
-            max_cards=MAX_CARDS_IN_HAND,
             money=lambda c: format_money(c, s.pot.currency),
+            nobreak=_nobreak,
             money_moves=ledger.money_moves(self.game.night_id, s.finished),
         ), status
 
 
-def _round_players(game: Game, s: Standings, number: int) -> list[RoundPlayer]:
-    """Who plays round ``number`` in seat order, with their totals before it (a joiner:
-    where the replay starts them) and, where the game has them, their contracts."""
-    variant = s.variant
-    if number <= s.rounds_played:
-        result = s.rounds[number - 1]
-        in_round = set(result.scores) | ({result.went_out} if result.went_out else set())
-        before = s.rounds[number - 2].totals if number > 1 else {}
-        starts = {e.player: e.value for e in result.events if e.kind == "join"}
-        handicaps = {p.name: p.handicap for p in s.record.players}
-        return [
-            RoundPlayer(
-                p.name,
-                p.seat,
-                joining=p.name in starts,
-                total_before=(
-                    starts[p.name] or 0
-                    if p.name in starts
-                    else before.get(p.name, handicaps.get(p.name, 0))
-                ),
-                contract=variant.display.contract_choice(0)
-                if "contracts" in variant.round_inputs
-                else None,
-            )
-            for p in s.players
-            if p.name in in_round
-        ]
-    players = [
-        RoundPlayer(
-            p.name,
-            p.seat,
-            total_before=p.total,
-            contract=variant.display.contract_choice(p.contract or 0)
-            if "contracts" in variant.round_inputs
-            else None,
-        )
-        for p in s.players
-        if p.in_contention
-    ]
-    if game.pending_joins:
-        # Seats as the engine gives them once the joiners sat down (a newcomer may sit
-        # between two players: the seats after theirs move on).
-        _, start = s.join_terms()
-        seats = {name_key(n): seat for n, seat in s.seats_after_joins(game.pending_joins).items()}
-        players = [replace(p, seat=seats.get(name_key(p.name), p.seat)) for p in players]
-        for name in map(join_name, game.pending_joins):
-            seat = seats.get(name_key(name))
-            known = next((p.name for p in s.players if name_key(p.name) == name_key(name)), name)
-            if seat is not None:
-                players.append(RoundPlayer(known, seat, True, start))
-        players.sort(key=lambda p: p.seat)
-    return players
-
-
-def _values_from_round(data: dict[str, Any], players: list[RoundPlayer]) -> dict[str, str]:
+def _values_from_round(data: dict[str, Any], players: list[RoundSeat]) -> dict[str, str]:
     values: dict[str, str] = {}
     keys = {name_key(k): v for k, v in data.get("hands", {}).items()}
     went_out = data.get("went_out")
@@ -423,19 +321,36 @@ def _not_saved(entry: RoundEntry, status: int) -> tuple[Response, int]:
     out?"), as a sentence for the keeper and the errors by field."""
     errors = dict(entry.errors)
     general = errors.pop("general", "")
-    if status == 200 and entry.expiries:  # asked before anything is saved
-        currency = entry.s.pot.currency
-        asks = " ".join(
-            f"{x['name']} reached {x['reached']}: re-buy for {format_money(x['fee'], currency)} "
-            f"(back to {x['reset']}) or drop out?"
-            for x in entry.expiries
-        )
+    if status == 200 and entry.questions:  # asked before anything is saved
+        asks = " ".join(q.sentence for q in entry.questions)
         return offline.refused(f"{asks} Choose on the form, then save.")
     parts = [general] if general else []
     parts += errors.values()
     return offline.refused(" ".join(parts), errors, 400 if status == 400 else 422)
 
 
-def _listed(hand: Any) -> Any:
-    """A hand as the form writes it: cards as a list, points as they are."""
-    return list(hand) if isinstance(hand, tuple) else hand
+def _nobreak(text: str) -> Markup:
+    """Words with a hyphen ("Re-buy") never break at it: each in a no-wrap span."""
+    return Markup(_HYPHENATED.sub(r'<span class="nb">\1</span>', str(escape(text))))
+
+
+_HYPHENATED = re.compile(r"(\w+-\w+)")
+
+
+def answer_form(questions: tuple[Question, ...], formdata: MultiDict[str, str] | None) -> Form:
+    """The fields the questions ask through, as a WTForms form (a choice: radio buttons,
+    a hand: a text field), filled from what the keeper sent. What an answer means is read
+    by the question itself (``rules.questions``), so this form only shows them."""
+
+    class AnswerForm(Form):
+        pass
+
+    for question in questions:
+        for ask in question.asks:
+            if isinstance(ask, Choice):
+                choices = options([(o.value, o.label) for o in ask.options])
+                field: Any = RadioField(ask.name, choices=choices, default=ask.default)
+            else:
+                field = StringField(ask.label, default="")
+            setattr(AnswerForm, ask.name, field)
+    return AnswerForm(formdata=formdata)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from flask import abort, make_response, render_template, request, session
 from flask_login import current_user
@@ -22,6 +21,7 @@ from ...reports.chart import game_chart
 from ...rules import Standings, format_money, get_variant
 from ...rules.cards import describe_flipped_card
 from ...rules.display import Fact, cell_marks, legend, rebuy_reached
+from ...rules.table import joiners_seated
 from ..headers import templates_version, unchanged
 from .blueprint import bp, game_or_404, stamp_or_404, with_stamp
 
@@ -41,21 +41,6 @@ def _not_modified(stamp: services.GameStamp) -> Response | None:
     if not request.if_none_match or session.get("_flashes"):
         return None
     return unchanged(_etag(stamp.game_id, stamp.version))
-
-
-def joiners_seated(s: Standings, pending: list[Any]) -> list[tuple[str, str]]:
-    """Each waiting joiner and whom they will sit after, as the engine seats them (a
-    newcomer after the player named or the last seat, someone coming back in their own)."""
-    seats = s.seats_after_joins(pending)
-    order = sorted(seats, key=seats.__getitem__)
-    out = []
-    for entry in pending:
-        name = entry["name"] if isinstance(entry, dict) else entry
-        if name in seats and len(order) > 1:
-            out.append((name, order[order.index(name) - 1]))
-        else:
-            out.append((name, entry.get("after", "") if isinstance(entry, dict) else ""))
-    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,297 @@
+"""What the keeper must still be asked before a change to a game is saved, as typed objects.
+
+A question says what it asks in words and fields (:class:`Item`: a sentence and at most
+one :class:`Choice` or :class:`HandBox`), so a page can show any question the same way (one
+fieldset a question) and read its answers back by field name. A question that only tells
+(``confirms``) is answered once the keeper has seen it: the page sends the keys of the
+questions it showed (``Answers.seen``), and a key changes whenever what the question says
+changes, so a confirmation of something else never counts. A new question (Pool's rejoin,
+Gin's knock) is one more class here and its place in :func:`scorekeeper.rules.plan.plan`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .hands import hand_text, parse_hand_field
+from .money import format_money
+from .rounds import Hand
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    value: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One of a few options (radio buttons), ``default`` chosen until the keeper says."""
+
+    name: str  # the form field
+    options: tuple[Option, ...]
+    default: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandBox:
+    """A hand, typed as on the round form (points, a sum or cards), for ``player`` in
+    round ``round``."""
+
+    name: str  # the form field
+    label: str
+    round: int
+    player: str
+
+
+Ask = Choice | HandBox
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One line of a question: ``lead`` said first (in bold), then ``text``, then what it
+    asks, if anything (a line that asks nothing is listed)."""
+
+    lead: str = ""
+    text: str = ""
+    ask: Ask | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """The keeper's answers: the questions' fields by name, as typed, and the keys of the
+    questions the keeper was shown. ``confirmed``: every question that only tells counts
+    as seen (a caller that shows none, such as an import)."""
+
+    values: Mapping[str, str] = field(default_factory=dict)
+    seen: frozenset[str] = frozenset()
+    confirmed: bool = False
+
+
+class Question:
+    """What every question has; each kind is a frozen dataclass below."""
+
+    kind: ClassVar[str]
+    #: Shown for the keeper to see, answered by being seen (the button says "Confirm").
+    confirms: ClassVar[bool] = False
+
+    @property
+    def key(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def legend(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def hint(self) -> str:
+        return ""
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        raise NotImplementedError
+
+    @property
+    def sentence(self) -> str:
+        """The question in words, for a round sent from the phone's queue."""
+        return " ".join(f"{i.lead} {i.text}".strip() for i in self.items)
+
+    @property
+    def asks(self) -> tuple[Ask, ...]:
+        return tuple(i.ask for i in self.items if i.ask is not None)
+
+    def read(
+        self, answers: Answers, card_codes: frozenset[str], errors: dict[str, str]
+    ) -> dict[str, str | Hand] | None:
+        """The answers by field (a choice's value, a hand), or None while the question is
+        still open; a wrong or missing answer given is put in ``errors`` by field."""
+        seen = answers.confirmed or self.key in answers.seen
+        got: dict[str, str | Hand] = {}
+        complete = seen or not self.confirms
+        for ask in self.asks:
+            raw = answers.values.get(ask.name)
+            if isinstance(ask, Choice):
+                valid = {o.value for o in ask.options}
+                got[ask.name] = raw if raw in valid else ask.default
+                continue
+            hand = _read_hand(ask, raw, card_codes, errors)
+            if hand is None:
+                complete = False
+            else:
+                got[ask.name] = hand
+        return got if complete else None
+
+
+def _read_hand(
+    ask: HandBox, raw: str | None, card_codes: frozenset[str], errors: dict[str, str]
+) -> Hand | None:
+    if raw is None:  # not asked yet
+        return None
+    if not raw.strip():
+        errors[ask.name] = f"Round {ask.round}: give {ask.player}'s hand."
+        return None
+    try:
+        hand = parse_hand_field(raw, None, card_codes)
+    except ValueError as exc:
+        errors[ask.name] = f"Round {ask.round}: {ask.player}: {exc}"
+        return None
+    return tuple(hand) if isinstance(hand, list) else hand
+
+
+# ----------------------------------------------------------------- the questions ---
+@dataclass(frozen=True, slots=True)
+class Expiry:
+    """A player who reaches the max in the round, if they re-buy."""
+
+    name: str
+    seat: int
+    reached: int
+    reset: int  # the total a re-buy sets them back to
+    fee: int  # what a re-buy costs, in minor units
+    dropping: bool = False  # the round as typed has them drop (the answer until asked)
+
+
+@dataclass(frozen=True)
+class RebuyOrDrop(Question):
+    """Vegas: these players expire in the round: re-buy (the default) or drop out?"""
+
+    round: int
+    players: tuple[Expiry, ...]
+    currency: str
+    kind: ClassVar[str] = "expiry"
+    confirms: ClassVar[bool] = True
+
+    @property
+    def key(self) -> str:
+        return f"rebuy-or-drop:{self.round}:" + ",".join(str(x.seat) for x in self.players)
+
+    @property
+    def legend(self) -> str:
+        return "Expired this round"
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return tuple(self._item(x) for x in self.players)
+
+    def _item(self, x: Expiry) -> Item:
+        fee = format_money(x.fee, self.currency)
+        return Item(
+            f"{x.name} reached {x.reached}.",
+            f"Re-buy for {fee} (back to {x.reset}) or drop out?",
+            Choice(
+                f"expiry-{x.seat}",
+                (Option("rebuy", f"Re-buy {fee}, back to {x.reset}"), Option("drop", "Drop out")),
+                "drop" if x.dropping else "rebuy",
+            ),
+        )
+
+    @property
+    def sentence(self) -> str:
+        return " ".join(
+            f"{x.name} reached {x.reached}: re-buy for {format_money(x.fee, self.currency)} "
+            f"(back to {x.reset}) or drop out?"
+            for x in self.players
+        )
+
+    def drops(self, got: Mapping[str, str | Hand]) -> tuple[str, ...]:
+        return tuple(x.name for x in self.players if got[f"expiry-{x.seat}"] == "drop")
+
+
+@dataclass(frozen=True, slots=True)
+class LaterHand:
+    round: int
+    name: str
+    seat: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} in round {self.round}"
+
+
+@dataclass(frozen=True)
+class LaterHandsNeeded(Question):
+    """A correction undoes a drop: the player played on, so each later round needs the
+    hand they had."""
+
+    round: int
+    hands: tuple[LaterHand, ...]
+    kind: ClassVar[str] = "later-hands"
+
+    @property
+    def key(self) -> str:
+        return f"later-hands:{self.round}:" + ",".join(f"{h.round}.{h.seat}" for h in self.hands)
+
+    @property
+    def names(self) -> list[str]:
+        return list(dict.fromkeys(h.name for h in self.hands))
+
+    @property
+    def legend(self) -> str:
+        return f"{' and '.join(self.names)} played on"
+
+    @property
+    def hint(self) -> str:
+        return (
+            "Re-buying instead of dropping out keeps them in the game, so every later round "
+            "needs the hand they had: points, or cards such as K 7 W."
+        )
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return tuple(
+            Item(ask=HandBox(f"later-{h.round}-{h.seat}", h.label, h.round, h.name))
+            for h in self.hands
+        )
+
+    def given(self, got: Mapping[str, str | Hand]) -> dict[int, dict[str, Hand]]:
+        """The hands by round and player."""
+        later: dict[int, dict[str, Hand]] = {}
+        for h in self.hands:
+            hand = got[f"later-{h.round}-{h.seat}"]
+            assert not isinstance(hand, str)
+            later.setdefault(h.round, {})[h.name] = hand
+        return later
+
+
+@dataclass(frozen=True, slots=True)
+class GoneHand:
+    round: int
+    name: str
+    seat: int
+    hand: Hand
+
+
+@dataclass(frozen=True)
+class HandsThatGo(Question):
+    """A correction adds a drop: the player no longer plays, so their later hands go
+    (shown once, saved on Confirm)."""
+
+    round: int
+    hands: tuple[GoneHand, ...]
+    kind: ClassVar[str] = "hands-that-go"
+    confirms: ClassVar[bool] = True
+
+    @property
+    def key(self) -> str:
+        return f"hands-that-go:{self.round}:" + ",".join(f"{h.round}.{h.seat}" for h in self.hands)
+
+    @property
+    def legend(self) -> str:
+        names = list(dict.fromkeys(h.name for h in self.hands))
+        return f"{' and '.join(names)} no longer {'play' if len(names) > 1 else 'plays'}"
+
+    @property
+    def hint(self) -> str:
+        return (
+            "Dropping out here takes these hands off the later rounds; every round after "
+            "this one is recomputed. Confirm and save to go ahead."
+        )
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return tuple(
+            Item(text=f"Round {h.round}: {h.name}'s hand of {hand_text(h.hand)}")
+            for h in self.hands
+        )
