@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
@@ -43,6 +43,11 @@ from .payments import PayOption, pay_options
 
 PAYMENT, CARRY, WRITE_OFF = "payment", "carry", "write_off"
 KINDS = (PAYMENT, CARRY, WRITE_OFF)
+#: The most entries one night's book holds (recorded on it or carried into it, undone ones
+#: too), as a game holds at most ``MAX_ROUNDS`` rounds: far beyond a table's evening (the
+#: debts of 60 people settle in at most 59 transfers), and the payout page's statements
+#: stay flat up to it (tests/web/test_queries.py; its time: benchmarks/ledger_cost.py).
+MAX_ENTRIES_PER_NIGHT = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +192,15 @@ def entries_of(night_id: int) -> list[LedgerEntry]:
         .order_by(LedgerEntry.id)
     )
     return list(db.session.scalars(query))
+
+
+def entry_count(night_id: int) -> int:
+    """How many entries the night's book holds (recorded on it or carried into it, undone
+    ones too): what :data:`MAX_ENTRIES_PER_NIGHT` bounds."""
+    query = select(func.count(LedgerEntry.id)).where(
+        or_(LedgerEntry.night_id == night_id, LedgerEntry.to_night_id == night_id)
+    )
+    return int(db.session.scalar(query) or 0)
 
 
 def money_recorded(night_id: int) -> bool:
