@@ -41,7 +41,7 @@ from .base import (
     transaction,
 )
 from .keepers import kept_by
-from .regulars import add_missing_regulars, new_person
+from .regulars import add_missing_regulars, keeping_as, new_person
 from .state import mark_changed, standings_for
 
 # Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
@@ -70,6 +70,7 @@ def owned_night(
     )
     if not deleted:
         query = query.where(Night.deleted_at.is_(None))
+    keeping_as(user.id)
     return db.session.scalars(query).first()
 
 
