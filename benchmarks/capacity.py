@@ -266,6 +266,11 @@ def stack(args: argparse.Namespace, tmp: Path) -> Iterator[dict[str, Any]]:
             env.pop("SCOREKEEPER_CACHE_TYPE", None)
             env.pop("SCOREKEEPER_CACHE_REDIS_URL", None)
             env["SCOREKEEPER_PROXY_FIX"] = "0"
+        # Every simulated table comes from 127.0.0.1 and says its own Wi-Fi's address in
+        # X-Forwarded-For (benchmarks/table_night.py), as each real table comes from its
+        # own: the app's limits count per client address (web/live.py RATE). Trusted one
+        # hop further than the deploy does (haproxy adds its own hop when in front).
+        env["SCOREKEEPER_PROXY_FIX"] = str(int(env.get("SCOREKEEPER_PROXY_FIX") or 0) + 1)
         conf = tmp / "gunicorn.conf.py"
         conf.write_text(MEASURING_CONF.format(deploy=str(DEPLOY / "gunicorn.conf.py")))
         ports = []
@@ -771,12 +776,13 @@ def goals(args: argparse.Namespace, held_tables: float, windows: list[dict[str, 
 
 
 def most_compress(workers: int) -> float:
-    """The most time may be compressed before a game's six players, polling together,
-    pass 80% of the per-link limit of a worker (spread evenly over the workers)."""
+    """The most time may be compressed before a table's seven phones (six players and the
+    night's phone, behind the table's one address), polling together, pass 80% of the
+    per-address limit of a worker (spread evenly over the workers)."""
     from scorekeeper.web.live import PER, POLL_SECONDS, RATE
 
-    real_per_link = 6 / POLL_SECONDS * PER  # polls of one real table's link in PER seconds
-    return 0.8 * RATE * workers / real_per_link
+    real_per_address = 7 / POLL_SECONDS * PER  # polls of one real table in PER seconds
+    return 0.8 * RATE * workers / real_per_address
 
 
 def main() -> None:
@@ -805,7 +811,7 @@ def main() -> None:
     if args.compress > (most := most_compress(args.workers * args.instances)):
         parser.error(
             f"--compress {args.compress:g} polls each game's live link {args.compress:g} times "
-            f"as often as a real table, past the app's limit per link and worker "
+            f"as often as a real table, past the app's limit per address and worker "
             f"(web/live.py RATE): every poll over it is a 429, an error; at most {most:.1f}"
         )
 

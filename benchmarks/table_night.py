@@ -84,8 +84,14 @@ class LocustPhone(Phone):
     session: every request is one of Locust's, named by ``request_costs.kind_of``, and
     fails when it answers 400 or more (or not at all)."""
 
-    def __init__(self, user: User, cookies: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, user: User, cookies: dict[str, str] | None = None, address: str = ""
+    ) -> None:
         super().__init__(0, cookies)
+        # The table's own address (its Wi-Fi), as a proxy in front says it: the app's
+        # limits count per client address (web/live.py RATE), and every simulated
+        # table comes from 127.0.0.1 (capacity.py runs the app with PROXY_FIX for it).
+        self.address = address
         self.session = FastHttpSession(
             base_url=user.host,
             request_event=user.environment.events.request,
@@ -114,6 +120,8 @@ class LocustPhone(Phone):
             self.pause_before_post = 0.0
         self.sending = f"{method} {path}"  # still set if the run stops before the answer
         sent, body = self.outgoing(form, headers)
+        if self.address:
+            sent = {**sent, "X-Forwarded-For": self.address}
         with self.session.request(
             method, path, data=body, headers=sent, allow_redirects=False, catch_response=True
         ) as r:
@@ -148,6 +156,7 @@ class Table:
     logs: list[GameLog] = field(default_factory=list)
     keeper_phone: LocustPhone | None = None
     live_paths: dict[int, str] = field(default_factory=dict)  # each game's live link
+    address: str = ""  # the table's Wi-Fi address, shared by its phones
 
     def __post_init__(self) -> None:
         self.logs.append(GameLog(self.game, VARIANT))
@@ -184,7 +193,7 @@ def until(deadline: float) -> None:
 
 
 def keeper(user: User, table: Table, rng: random.Random) -> None:
-    phone = table.keeper_phone = LocustPhone(user, table.cookies)
+    phone = table.keeper_phone = LocustPhone(user, table.cookies, table.address)
     account = Account(0, table.email)
     account.phone = phone
     tally = Tally()
@@ -243,7 +252,7 @@ ROUND_ROW = re.compile(r'data-round="(\d+)"')
 
 def player(user: User, table: Table, rng: random.Random, night: bool) -> None:
     """A phone with the live view open: live.js's poll every POLL seconds."""
-    phone = LocustPhone(user)
+    phone = LocustPhone(user, address=table.address)
     path, etag, shown = "", "", 0
     due = time.monotonic() + rng.uniform(0, POLL)
     while True:
@@ -282,9 +291,10 @@ class TableUser(User):
         window settles, unmeasured), then the phones start."""
         n = next(SEATS)
         account = Account(0, f"table{n}-{uuid.uuid4().hex[:8]}@example.com")
-        account.phone = LocustPhone(self)
+        address = f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"  # the table's Wi-Fi
+        account.phone = LocustPhone(self, address=address)
         try:
-            table = Table(**make_table(account, n))
+            table = Table(**make_table(account, n), address=address)
         except Exception as exc:
             problem("setting up a table", repr(exc))
             raise

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -21,7 +21,7 @@ from ..rules import Standings
 from ..rules.money import to_major
 
 if TYPE_CHECKING:
-    from ..services.ledger import NightBook
+    from ..services.ledger import EntryLine, NightBook
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -96,13 +96,23 @@ def night_csv(book: NightBook, deleted: Sequence[tuple[str, Standings]] = ()) ->
             line.payee,
             money(e.amount),
             f"{other.name} {other.played_on.isoformat()}" if other and e.kind == "carry" else "",
-            "yes" if line.counts else "no",
+            _counts(line, money),
         )
     sheet.row()
     sheet.row("from", "to", "amount still to pay")
     for t in settlement.transfers:
         sheet.row(t.payer, t.payee, money(t.amount))
     return sheet.text()
+
+
+def _counts(line: EntryLine, money: Callable[[int], Decimal]) -> object:
+    """Whether an entry counts: yes, no (a carry whose other night is deleted), or what a
+    write-off forgives now when that is less than its amount."""
+    if not line.counts:
+        return "no"
+    if line.in_force != line.amount:
+        return money(line.in_force)
+    return "yes"
 
 
 def history_csv(nights: Iterable[tuple[date, str, str, int, int, int, str]]) -> str:

@@ -26,6 +26,7 @@ from babel import Locale, UnknownLocaleError
 from babel.numbers import (
     format_currency,
     get_currency_precision,
+    get_currency_symbol,
     get_decimal_symbol,
 )
 
@@ -189,13 +190,20 @@ def parse_money(text: str | None, currency: str = "USD", locale: str | None = No
     body = re.sub(r"[\s\u00a0\u202f'’]", "", raw)  # spaces and apostrophes group thousands
     if body.startswith("-") or body.endswith("-"):
         raise ValueError("an amount must be 0 or more")
-    body = re.sub(r"^[^0-9.,]+|[^0-9.,]+$", "", body)  # a currency sign or code around it
+    around = re.findall(r"^[^0-9.,]+|[^0-9.,]+$", body)  # a currency sign or code around it
+    body = re.sub(r"^[^0-9.,]+|[^0-9.,]+$", "", body)
     if not body:
         if raw:
             raise nope
         return 0
     if not re.fullmatch(r"[0-9.,]+", body):
         raise nope
+    for sign in around:
+        if sign.casefold() not in _signs(currency):
+            raise ValueError(
+                f"{raw[:20]!r} is not in {currency}: this night's money is in {currency}; "
+                f"write it like {example}"
+            )
     number = _plain_decimal(body, digits, locale or _LOCALE.get())
     if number is None:
         raise nope
@@ -213,6 +221,22 @@ def parse_money(text: str | None, currency: str = "USD", locale: str | None = No
     if len(str(int(minor))) > MAX_MONEY_DIGITS:
         raise ValueError("that amount is more than this app will hold")
     return int(minor)
+
+
+@functools.cache
+def _signs(currency: str) -> frozenset[str]:
+    """How the currency may be written beside an amount, folded: its code, its sign in
+    each locale a night may use, and that sign without the letters that tell it apart
+    abroad ("CA$" is "$" in Canada, "JP¥" is "¥" in Japan)."""
+    signs = {currency}
+    for locale in LOCALES:
+        try:
+            sign = get_currency_symbol(currency, locale)
+        except (ValueError, UnknownLocaleError):
+            continue
+        signs.add(sign)
+        signs.add(re.sub(r"^[A-Za-z]{1,3}(?=\W)", "", sign))
+    return frozenset(sign.replace(" ", "").casefold() for sign in signs if sign)
 
 
 def _plain_decimal(body: str, digits: int, locale: str) -> str | None:
@@ -236,7 +260,16 @@ def _plain_decimal(body: str, digits: int, locale: str) -> str | None:
     if decimal_mark is not None:
         whole, _, fraction = body.rpartition(decimal_mark)
     groups = re.split(r"[.,]", whole)
-    if len(groups) > 1 and (not 1 <= len(groups[0]) <= 3 or any(len(g) != 3 for g in groups[1:])):
+    if (
+        len(groups) > 1
+        and (
+            not 1 <= len(groups[0]) <= 3
+            or groups[0].startswith("0")  # "0,001" is never a thousand: finer than a unit
+            or any(len(g) != 3 for g in groups[1:])
+        )
+    ):
+        if decimal_mark is None and len(groups) == 2 and groups[0].startswith("0"):
+            return f"{groups[0]}.{groups[1]}"
         return None
     whole = "".join(groups) or "0"
     return f"{whole}.{fraction}" if fraction else whole

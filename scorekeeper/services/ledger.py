@@ -25,22 +25,29 @@ What people record (payments, write-offs, carries, undos) goes through
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..models import LedgerEntry, Night, Regular, User
 from ..rules import Settlement, Standings, Transfer, format_money, name_key, settle
+from ..rules.forgiving import forgiven
 from ..rules.money import signed_money
+from ..rules.settlement import net_by_person, round_to_unit
 from .keepers import kept_by
 from .nights import night_games
 from .payments import PayOption, pay_options
 
 PAYMENT, CARRY, WRITE_OFF = "payment", "carry", "write_off"
 KINDS = (PAYMENT, CARRY, WRITE_OFF)
+#: The most entries one night's book holds (recorded on it or carried into it, undone ones
+#: too), as a game holds at most ``MAX_ROUNDS`` rounds: far beyond a table's evening (the
+#: debts of 60 people settle in at most 59 transfers), and the payout page's statements
+#: stay flat up to it (tests/web/test_queries.py; its time: benchmarks/ledger_cost.py).
+MAX_ENTRIES_PER_NIGHT = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +60,7 @@ class EntryLine:
     payee: str
     counts: bool
     other_night: Night | None = None  # a carry's other end
+    counted: int | None = None  # what a write-off forgives now (None: its amount)
 
     @property
     def amount(self) -> int:
@@ -62,6 +70,14 @@ class EntryLine:
     def undone(self) -> bool:
         return self.entry.undone_at is not None
 
+    @property
+    def in_force(self) -> int:
+        """What the entry moves on this night now: a write-off what it forgives now, a
+        carry nothing while one of its nights is deleted."""
+        if not self.counts:
+            return 0
+        return self.amount if self.counted is None else self.counted
+
     def sentence(self, night: Night, *, players: bool = False) -> str:
         """What happened, in words, as seen from ``night``; for the players' page
         (``players``) a carry's other night is named by its date only."""
@@ -70,7 +86,11 @@ class EntryLine:
         if e.kind == PAYMENT:
             return f"{self.payer} paid {self.payee} {money}"
         if e.kind == WRITE_OFF:
-            return f"{self.payee} wrote off the {money} {self.payer} owed"
+            said = f"{self.payee} wrote off the {money} {self.payer} owed"
+            if self.counted is None or self.counted == self.amount:
+                return said
+            now = format_money(self.counted, night.currency)
+            return f"{said} (counts {now} now: no more is owed between them on this night)"
         other = self.other_night
         where = "another night"
         if other is not None:
@@ -174,6 +194,15 @@ def entries_of(night_id: int) -> list[LedgerEntry]:
     return list(db.session.scalars(query))
 
 
+def entry_count(night_id: int) -> int:
+    """How many entries the night's book holds (recorded on it or carried into it, undone
+    ones too): what :data:`MAX_ENTRIES_PER_NIGHT` bounds."""
+    query = select(func.count(LedgerEntry.id)).where(
+        or_(LedgerEntry.night_id == night_id, LedgerEntry.to_night_id == night_id)
+    )
+    return int(db.session.scalar(query) or 0)
+
+
 def money_recorded(night_id: int) -> bool:
     """Whether money was recorded on the night (paid, carried in or out, written off)."""
     query = select(LedgerEntry.id).where(
@@ -223,6 +252,28 @@ def games_part(settlement: Settlement) -> dict[str, int]:
     return {n: v + settlement.rounding.get(n, 0) for n, v in settlement.games.items()}
 
 
+def _move(moved_by: dict[str, int], payer: str, payee: str, amount: int) -> None:
+    moved_by[payer] = moved_by.get(payer, 0) + amount
+    moved_by[payee] = moved_by.get(payee, 0) - amount
+
+
+def _forgive(
+    finished: list[Standings], unit: int, moved_by: dict[str, int], lines: list[EntryLine]
+) -> list[EntryLine]:
+    """The night's write-offs, each forgiving what it forgives now
+    (:func:`~scorekeeper.rules.forgiving.forgiven`: at most what is still owed between
+    the two, never less than nothing), added to ``moved_by``."""
+    if not lines:
+        return lines
+    rounded = round_to_unit(net_by_person(s.pot.balances for s in finished), unit)
+    before = net_by_person([rounded, moved_by])
+    parts = forgiven(before, [(x.payer, x.payee, x.amount) for x in lines])
+    for line, part in zip(lines, parts, strict=True):
+        if part:
+            _move(moved_by, line.payer, line.payee, part)
+    return [replace(line, counted=part) for line, part in zip(lines, parts, strict=True)]
+
+
 def night_book(night: Night, *, games: list[tuple[str, Standings]] | None = None) -> NightBook:
     """The night's money, worked out from its finished games and its ledger: the one place
     where a night is settled. The payout page, the players' page, the PDF, the text, the
@@ -243,15 +294,16 @@ def night_book(night: Night, *, games: list[tuple[str, Standings]] | None = None
             continue
         slot = {PAYMENT: "pay", WRITE_OFF: "off"}.get(e.kind) or ("out" if outgoing else "in")
         book_lines[slot].append(line)
-        if not counts:
+        if not counts or e.kind == WRITE_OFF:
             continue
-        # A payment, a write-off or a debt carried out settles what the payer owed here;
-        # a debt carried in is owed here.
+        # A payment or a debt carried out settles what the payer owed here; a debt
+        # carried in is owed here.
         sign = -1 if e.kind == CARRY and not outgoing else 1
-        moved_by[line.payer] = moved_by.get(line.payer, 0) + sign * e.amount
-        moved_by[line.payee] = moved_by.get(line.payee, 0) - sign * e.amount
+        _move(moved_by, line.payer, line.payee, sign * e.amount)
     finished = [s for _, s in games if s.finished]
-    settlement = settle(finished, night.currency, ledger=moved_by, unit=night.settle_unit or 1)
+    unit = night.settle_unit or 1
+    book_lines["off"] = _forgive(finished, unit, moved_by, book_lines["off"])
+    settlement = settle(finished, night.currency, ledger=moved_by, unit=unit)
     regulars = _load_handles({by_key[name_key(n)] for n in settlement.people if n})
     note = f"{night.name} {night.played_on.isoformat()}"
     paid_pairs = {(line.payer, line.payee) for line in book_lines["pay"]}

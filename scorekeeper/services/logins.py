@@ -152,40 +152,54 @@ def may_check_password(source: Source) -> Check:
     return _counted(source, checks, KNOWN_STILL_GETS_IN if not source.bucket else "")
 
 
-#: The bucket of password-reset requests ("Forgot password?"): counted per email and per
-#: client address like a stranger's log-ins, against allowances of their own, so asking
-#: for links neither uses up nor is used up by log-in attempts.
+#: The bucket of password-reset requests ("Forgot password?"): counted per client address
+#: like a stranger's log-ins, against an allowance of its own (asking for links neither
+#: uses up nor is used up by log-in attempts); past it, 429 to that address only. The
+#: email, which anyone can type, is never refused: what it bounds is the mails sent to it
+#: (``reset_mail_wait``), strangers' asks together, and each browser that logged in to
+#: it before on its own, so the owner's phone gets its link whoever asked before.
 RESET_BUCKET = "r"
-TOO_MANY_RESETS = "Too many reset links asked for this email. Wait {wait} and try again."
+MAILED, MAILED_KNOWN = "rm", "rmd"  # a mail sent: to a stranger's ask, a known browser's
 TOO_MANY_RESETS_HERE = "Too many reset links asked from this network. Wait {wait} and try again."
 
 
-def reset_source(email: str, address: str) -> Source:
-    return Source(email, address[:64], "", RESET_BUCKET)
+def reset_source(email: str, address: str, cookie: str | None = None) -> Source:
+    """A reset request's source: its device is the browser's known-device digest when
+    that browser logged in to ``email`` before (else "")."""
+    known = source_of(email, address, cookie) if device_token(cookie) else None
+    device = known.device if known is not None and known.bucket.startswith("d:") else ""
+    return Source(email, address[:64], device, RESET_BUCKET)
 
 
 def may_request_reset(source: Source) -> Check:
     """A password-reset request, recorded and counted as :func:`may_check_password` does
-    a log-in attempt: ``RESET_REQUESTS_PER_15_MINUTES`` per email and
-    ``RESET_REQUESTS_PER_ADDRESS_PER_15_MINUTES`` per client address, then the same
-    doubling wait. The same work whether or not the email has an account."""
-    config = current_app.config
-    return _counted(
-        source,
-        [
-            (
-                LoginAttempt.email == source.email,
-                config["RESET_REQUESTS_PER_15_MINUTES"],
-                TOO_MANY_RESETS,
-            ),
-            (
-                LoginAttempt.remote_addr == source.address,
-                config["RESET_REQUESTS_PER_ADDRESS_PER_15_MINUTES"],
-                TOO_MANY_RESETS_HERE,
-            ),
-        ],
-        "",
-    )
+    a log-in attempt: ``RESET_REQUESTS_PER_ADDRESS_PER_15_MINUTES`` per client address,
+    then the same doubling wait. The same work whether or not the email has an account."""
+    allowed = current_app.config["RESET_REQUESTS_PER_ADDRESS_PER_15_MINUTES"]
+    where = LoginAttempt.remote_addr == source.address
+    return _counted(source, [(where, allowed, TOO_MANY_RESETS_HERE)], "")
+
+
+def reset_mail_wait(source: Source) -> str | None:
+    """Whether a reset mail may go to the email now: None (and the mail counted) while
+    fewer than ``RESET_REQUESTS_PER_15_MINUTES`` went in the window to strangers' asks
+    (or to this known browser's, for one), else how long until one may, in words."""
+    bucket = MAILED_KNOWN if source.device else MAILED
+    where = [LoginAttempt.email == source.email, LoginAttempt.bucket == bucket]
+    if source.device:
+        where.append(LoginAttempt.device == source.device)
+    sent, oldest = db.session.execute(
+        select(func.count(LoginAttempt.id), func.min(LoginAttempt.created_at))
+        .where(*where, LoginAttempt.created_at >= utcnow() - WINDOW)
+    ).one()  # fmt: skip
+    if sent >= int(current_app.config["RESET_REQUESTS_PER_15_MINUTES"]) and oldest is not None:
+        return _minutes(_aware(oldest) + WINDOW - utcnow())
+    db.session.add(
+        LoginAttempt(email=source.email, remote_addr=source.address, device=source.device,
+                     bucket=bucket, ok=False)
+    )  # fmt: skip
+    db.session.commit()
+    return None
 
 
 def _counted(source: Source, checks: list[tuple[Any, Any, str]], note: str) -> Check:

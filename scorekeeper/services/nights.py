@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -16,6 +16,7 @@ from ..extensions import db
 from ..models import (
     Edit,
     Game,
+    LedgerEntry,
     Night,
     Person,
     Regular,
@@ -40,7 +41,7 @@ from .base import (
     transaction,
 )
 from .keepers import kept_by
-from .regulars import add_missing_regulars, new_person
+from .regulars import add_missing_regulars, keeping_as, new_person
 from .state import mark_changed, standings_for
 
 # Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
@@ -69,6 +70,7 @@ def owned_night(
     )
     if not deleted:
         query = query.where(Night.deleted_at.is_(None))
+    keeping_as(user.id)
     return db.session.scalars(query).first()
 
 
@@ -217,12 +219,89 @@ def delete_night(night: Night, *, user: User) -> None:
 
 
 @transaction
-def restore_night(night: Night, *, user: User) -> None:
+def restore_night(night: Night, *, user: User) -> list[str]:
+    """Restore a deleted night, and its carries with it, but for those whose other night
+    had money recorded (or undone) while this one was deleted: that night settled without
+    the carry meanwhile, so putting it back would charge the debt twice. Those stay
+    undone (by this restore, kept), and the debt is on the night it came from. Returns
+    what was not put back, in words."""
     lock_games([game.id for game in night.all_games])
+    kept_back = _carries_settled_meanwhile(night)
+    for entry in kept_back:
+        entry.undone_at = utcnow()
+        entry.undone_by = user.id
     night.deleted_at = None
     for game in night.all_games:
         mark_changed(game)
     commit_plain()
+    return _not_put_back(night, kept_back)
+
+
+def _carries_settled_meanwhile(night: Night) -> list[LedgerEntry]:
+    since = night.deleted_at
+    carries = db.session.scalars(
+        select(LedgerEntry).where(
+            LedgerEntry.kind == "carry",
+            LedgerEntry.undone_at.is_(None),
+            or_(LedgerEntry.night_id == night.id, LedgerEntry.to_night_id == night.id),
+        )
+    ).all()
+    if since is None or not carries:
+        return []
+    others = {_other(c, night) for c in carries}
+    for other_id in sorted({night.id, *others}):  # money on them waits for the restore
+        db.session.execute(
+            update(Night)
+            .where(Night.id == other_id)
+            .values(locale=Night.locale)
+            .execution_options(synchronize_session=False)
+        )
+    moved = set(
+        db.session.scalars(
+            select(Night.id).where(
+                Night.id.in_(others),
+                select(LedgerEntry.id)
+                .where(
+                    or_(LedgerEntry.night_id == Night.id, LedgerEntry.to_night_id == Night.id),
+                    or_(LedgerEntry.created_at >= since, LedgerEntry.undone_at >= since),
+                )
+                .exists(),
+            )
+        )
+    )
+    return [c for c in carries if _other(c, night) in moved]
+
+
+def _other(carry: LedgerEntry, night: Night) -> int:
+    other = carry.night_id if carry.night_id != night.id else carry.to_night_id
+    assert other is not None
+    return other
+
+
+def _not_put_back(night: Night, entries: list[LedgerEntry]) -> list[str]:
+    counts: dict[tuple[bool, str], int] = {}
+    for e in entries:
+        outgoing = e.night_id == night.id
+        there = e.to_night if outgoing else e.night
+        assert there is not None
+        key = (outgoing, there.name)
+        counts[key] = counts.get(key, 0) + 1
+    said = []
+    for (outgoing, other), n in sorted(counts.items()):
+        debts = "1 debt" if n == 1 else f"{n} debts"
+        if outgoing:
+            said.append(
+                f"{debts} carried to {other} {'was' if n == 1 else 'were'} not put back: "
+                f"money was recorded on {other} while this night was deleted. "
+                "What is owed is to pay here."
+            )
+        else:
+            said.append(
+                f"{debts} carried from {other} {'was' if n == 1 else 'were'} not put back: "
+                f"money was recorded on {other} while this night was deleted. "
+                f"What is owed is to pay on {other}."
+            )
+    return said
 
 
 @transaction

@@ -6,6 +6,12 @@ ignored: "zoe" finds "Zoë", "Bob." finds "Bob"); a name nobody matches makes a 
 Renaming a regular renames nothing recorded: the game records keep the name each game was
 played with, and the link is by identity. Two entries for one person can be merged.
 
+On a night they keep, a co-keeper's typed names are matched only to the night's own
+people (``keeping_as``): a forgiving match to the owner's other regulars would show their
+spelling, and a link to one would show their ways to pay, on pages the co-keeper reads. A
+name new to the night takes the name as typed and a regular of its own (the owner's of
+that exact name only when it has no ways to pay; the owner may merge the two later).
+
 Every function that changes data is one transaction (``base.transaction``). Merging,
 undoing a merge and attaching a person to a regular take the keeper's lock first
 (``lock_keeper``), so a merge never races another merge (no loop: X into Y while Y goes
@@ -18,6 +24,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any, cast
 
+from flask import g, has_app_context
 from sqlalchemy import Table, select, update
 
 from ..extensions import db, upsert
@@ -140,12 +147,15 @@ def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:
     in it is exactly one person's (``find_or_add_person`` finds the same people)."""
     out: dict[str, str] = {}
     batch: dict[str, str] = {}  # match key -> spelling, for names new to the keeper
+    within = _co_keeping(night)  # a co-keeper's names: the night's people only
     for raw in raw_names:
         typed = clean_name(raw, what="name")
         person = next((p for p in night.people if p.name_key == name_key(typed)), None)
         if person is not None:
             spelled = person.name
-        elif (regular := find_regular(night.owner_id, typed)) is not None:
+        elif within and (regular := _on_the_night(night, typed)) is not None:
+            spelled = next(p.name for p in night.people if p.regular_id == regular.id)
+        elif not within and (regular := find_regular(night.owner_id, typed)) is not None:
             spelled = next(
                 (p.name for p in night.people if p.regular_id == regular.id), regular.name
             )
@@ -158,10 +168,60 @@ def night_spellings(night: Night, raw_names: Sequence[str]) -> dict[str, str]:
 
 def new_person(night: Night, raw_name: str) -> Person:
     """A person for the night's list, linked to the keeper's regular; a name matched
-    forgivingly takes the regular's spelling."""
+    forgivingly takes the regular's spelling. A co-keeper's name is matched within the
+    night only, and keeps its spelling (see the module)."""
     typed = clean_name(raw_name, what="name")
+    if _co_keeping(night):
+        regular = _on_the_night(night, typed) or _co_keepers_regular(night.owner_id, typed)
+        return Person(name=typed, name_key=name_key(typed), regular=regular)
     regular = regular_for(night.owner_id, typed)
     return Person(name=regular.name, name_key=name_key(regular.name), regular=regular)
+
+
+def keeping_as(user_id: int) -> None:
+    """Who this request keeps a night for (set when a night or a game is loaded for a
+    user): the owner's names match all their regulars, a co-keeper's the night's only."""
+    if has_app_context():
+        g.keeping_user_id = user_id
+
+
+def _co_keeping(night: Night) -> bool:
+    user_id = g.get("keeping_user_id") if has_app_context() else None
+    return user_id is not None and user_id != night.owner_id
+
+
+def _on_the_night(night: Night, typed: str) -> Regular | None:
+    """The regular of the night's person a name means: the same name, else the one
+    person it matches forgivingly."""
+    for person in night.people:
+        if person.name_key == name_key(typed):
+            return person.regular
+    found = {p.regular_id: p.regular for p in night.people if match_key(p.name) == match_key(typed)}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _co_keepers_regular(owner_id: int, typed: str) -> Regular:
+    """A regular for a name a co-keeper typed that is not on the night: the owner's of
+    that exact name when it shows nothing (no ways to pay), else one of its own, made
+    now (its name marked with ``*`` while the owner has that name)."""
+    lock_keeper(owner_id)
+    name = typed
+    while True:
+        found = live_regular(
+            db.session.scalar(
+                select(Regular).where(
+                    Regular.owner_id == owner_id, Regular.name_key == name_key(name)
+                )
+            )
+        )
+        if found is None:
+            regular = Regular(owner_id=owner_id, name=name, name_key=name_key(name))
+            db.session.add(regular)
+            db.session.flush()
+            return regular
+        if not found.handles or len(name) >= 40:
+            return found
+        name += "*"
 
 
 # ----------------------------------------------------------------------- changes ---

@@ -72,6 +72,7 @@ class Asked:
     or this form's earlier post found)."""
 
     refusal: logins.Refusal | None = None
+    held: str | None = None  # no mail sent: the email's mails are used up for this long
 
 
 LINK_SUBJECT = "Reset your Scorekeeper password"
@@ -96,16 +97,24 @@ If you did not ask, ignore this mail: nothing was changed.
 """
 
 
-def request_link(email: str, address: str, submission: str | None) -> Asked:
+def request_link(
+    email: str, address: str, submission: str | None, *, device_cookie: str | None = None
+) -> Asked:
     """Mail a reset link to ``email`` if it has an account, else a note that it has none:
-    the same work either way. Raises ``mail.MailFailed`` when the mail could not be sent
-    (the stored token then stays unused: it was never given out)."""
-    source = logins.reset_source(email, address)
+    the same work either way. Refused (429) only when this client address asked too often;
+    past the mails the email may be sent (``logins.reset_mail_wait``), no mail is sent and
+    the asker is told so, unless the browser is one that logged in to the account. Raises
+    ``mail.MailFailed`` when the mail could not be sent (the stored token then stays
+    unused: it was never given out)."""
+    source = logins.reset_source(email, address, device_cookie)
     if submission and _asked_before(email, submission):
         return Asked()
     check = logins.may_request_reset(source)
     if check.refusal is not None:
         return Asked(check.refusal)
+    held = logins.reset_mail_wait(source)
+    if held is not None:
+        return Asked(held=held)
     user = db.session.scalar(select(User).where(User.email == email))
     try:
         token = _store(email, user.id if user is not None else None, submission)

@@ -19,6 +19,7 @@ from ..models import LedgerEntry, Night, User, utcnow
 from ..rules import format_money, name_key
 from ..rules.money import rounding_steps
 from ..rules.settings import MAX_MONEY_CENTS
+from . import ledger
 from .base import Conflict, Refused, transaction
 from .ledger import (
     CARRY,
@@ -50,6 +51,17 @@ def _lock(night_ids: list[int]) -> None:
             .execution_options(synchronize_session=False)
         )
     db.session.expire_all()
+
+
+def _room(night: Night, adding: int = 1) -> None:
+    """Refused when ``adding`` entries would take the night's book past its bound."""
+    most = ledger.MAX_ENTRIES_PER_NIGHT
+    if ledger.entry_count(night.id) + adding > most:
+        raise Refused(
+            f"{night.name} holds {most:,} money entries already (payments, carries and "
+            "write-offs, undone ones too), the most one night keeps: nothing more can be "
+            "recorded on it. Settle the rest outside the app."
+        )
 
 
 def _check_new(night: Night, submission: str | None) -> None:
@@ -124,6 +136,7 @@ def settle_transfer(
         raise Refused("Choose Mark paid or Write off.")
     _lock([night.id])
     _check_new(night, submission)
+    _room(night)
     book = night_book(night)
     line = _open_transfer(book, payer_id, payee_id, amount)
     _add(book, kind, payer_id, payee_id, amount, user_id=user.id, submission=submission)
@@ -157,6 +170,7 @@ def record_payment(
             f"The amount must be more than 0 and at most "
             f"{format_money(MAX_MONEY_CENTS, night.currency)}."
         )
+    _room(night)
     _add(book, PAYMENT, payer_id, payee_id, amount, user_id=user.id, submission=submission)
     _commit(night, submission)
     PAYMENTS_RECORDED.inc()
@@ -203,6 +217,8 @@ def carry_open(
             )
     if not lines:
         raise Refused("Nothing is left to pay, so nothing is carried.")
+    _room(night, len(lines))
+    _room(target, len(lines))
     for t in lines:
         assert t.payer is not None and t.payee is not None
         _add(

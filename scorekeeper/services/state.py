@@ -54,6 +54,7 @@ from ..rules import (
 from . import results
 from .base import refuse
 from .keepers import kept_by
+from .regulars import keeping_as
 
 # About 16 bytes of replay per byte of the record's JSON (tests/rules/test_cache.py): the
 # largest game allowed (200 rounds, 20 players) is about 1 MB, a usual one a few dozen KB.
@@ -231,6 +232,7 @@ def owned_game(
         )
     if not deleted:
         query = query.where(Game.deleted_at.is_(None))
+    keeping_as(user.id)
     return db.session.scalars(query).first()
 
 
@@ -355,7 +357,11 @@ def game_stamp_loading(game_id: int, token: str) -> tuple[GameStamp, Game] | Non
     found = db.session.execute(
         _STAMP_LOADING_GAME, {"token": token, "now": utcnow(), "game_id": game_id}
     ).first()
-    return None if found is None else (GameStamp(*found[:-1]), found[-1])
+    if found is None:
+        return None
+    stamp = GameStamp(*found[:-1])
+    keeping_as(stamp.user_id)
+    return stamp, found[-1]
 
 
 def login_from_stamp(stamp: GameStamp, token: str) -> User:

@@ -213,18 +213,20 @@ def login() -> str | Response | tuple[str, int]:
 
 
 def _set_device_cookie(response: Response, token: str) -> None:
-    """The known-device cookie: sent back only to the log-in page (its path), for as
-    long as a log-in keeps a device known."""
+    """The known-device cookie: sent back only to the log-in page and the page that asks
+    for a reset link (its paths: the owner's own phone gets its link whoever asked for
+    that email before), for as long as a log-in keeps a device known."""
     config = current_app.config
-    response.set_cookie(
-        logins.DEVICE_COOKIE,
-        token,
-        max_age=int(logins.known_for().total_seconds()),
-        path=url_for("auth.login"),
-        secure=bool(config.get("SESSION_COOKIE_SECURE")),
-        httponly=True,
-        samesite="Lax",
-    )
+    for path in (url_for("auth.login"), url_for("auth.forgot_password")):
+        response.set_cookie(
+            logins.DEVICE_COOKIE,
+            token,
+            max_age=int(logins.known_for().total_seconds()),
+            path=path,
+            secure=bool(config.get("SESSION_COOKIE_SECURE")),
+            httponly=True,
+            samesite="Lax",
+        )
 
 
 @bp.post("/logout")
@@ -302,6 +304,11 @@ RESET_SENT = (
     "A mail is on its way to {email}: open the link in it within the hour to choose a new "
     "password. Nothing there? Look in the spam folder, or ask again in a few minutes."
 )
+RESET_HELD = (
+    "Reset links for {email} were asked for often in the last 15 minutes, so no new mail "
+    "goes to it for {wait}: use the link of a mail already sent. A phone or browser that "
+    "has logged in to this account before gets a new link now."
+)
 NO_MAIL = (
     "This app cannot send mail. Ask whoever runs it for a reset link: they make one with "
     "flask users reset-link and your email."
@@ -325,15 +332,21 @@ def forgot_password() -> str | Response | tuple[str, int]:
         return render_template("auth/forgot.html", form=None, no_mail=NO_MAIL), status
     if form.validate_on_submit():
         email = form.email.data.strip().lower()
+        cookie = request.cookies.get(logins.DEVICE_COOKIE)
         try:
-            asked = resets.request_link(email, request.remote_addr or "", form.submission.data)
+            asked = resets.request_link(
+                email, request.remote_addr or "", form.submission.data, device_cookie=cookie
+            )
         except mail.MailFailed:
             form.email.errors.append(MAIL_FAILED)
             return render_template("auth/forgot.html", form=form), 503
         if asked.refusal is not None:
             form.email.errors.append(asked.refusal.message)
             return _refused(asked.refusal, render_template("auth/forgot.html", form=form))
-        flash(RESET_SENT.format(email=email), "info")
+        if asked.held is not None:  # asked for too often by others: no mail, no 429
+            flash(RESET_HELD.format(email=email, wait=asked.held), "info")
+        else:
+            flash(RESET_SENT.format(email=email), "info")
         return redirect(url_for("auth.login"))
     status = 422 if form.errors else 200
     return render_template("auth/forgot.html", form=form), status

@@ -244,7 +244,10 @@ def restore(night_id: int) -> Response:
     night = night_or_404(night_id, deleted=True, owner_only=True)
     if not DeleteNightForm().validate_on_submit():
         abort(400)
+    kept_back: list[str] = []
     if night.deleted_at is not None:
-        services.restore_night(night, user=current_user)
+        kept_back = services.restore_night(night, user=current_user)
     flash(f"{night.name} restored.", "success")
+    for sentence in kept_back:
+        flash(sentence, "info")
     return redirect(url_for("nights.show", night_id=night_id))

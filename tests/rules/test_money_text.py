@@ -81,6 +81,14 @@ def test_decimal_text_for_csv_and_links(amount, currency, text) -> None:
         ("0.005", "KWD", "en", 5),
         (".5", "USD", "en", 50),
         ("", "USD", "en", 0),
+        ("5 usd", "USD", "en", 500),  # the night's own code or sign, in any case
+        ("US$5", "USD", "en", 500),
+        ("$5", "CAD", "en", 500),  # "CA$" is written "$" in Canada
+        ("CA$5", "CAD", "en", 500),
+        ("5 kr", "SEK", "en", 500),
+        ("5 KWD", "KWD", "en", 5000),
+        ("0,005", "KWD", "en", 5),
+        ("10,000", "JPY", "en", 10000),
     ],
 )
 def test_typed_amounts_are_read_in_minor_units(typed, currency, locale, amount) -> None:
@@ -101,6 +109,16 @@ def test_typed_amounts_are_read_in_minor_units(typed, currency, locale, amount) 
         ("1..2", "USD", "is not an amount"),
         ("12,34,56", "USD", "is not an amount"),
         ("9" * 20, "USD", "more than this app will hold"),
+        # Another currency's sign or code is refused, never read as this night's money.
+        ("€5", "USD", "'€5' is not in USD: this night's money is in USD; write it like 2.50"),
+        ("£2.50", "USD", "is not in USD"),
+        ("5 USD", "EUR", "is not in EUR"),
+        ("$5", "EUR", "is not in EUR"),
+        ("¥500", "KRW", "is not in KRW"),
+        ("5 kr", "USD", "is not in USD"),
+        # Finer than a cent, never re-read as thousands: a group never starts with 0.
+        ("0,001", "USD", "an amount in USD has at most 2 decimals"),
+        ("0,500", "JPY", "an amount in JPY has no decimals"),
     ],
 )
 def test_wrong_amounts_are_refused_with_a_sentence(typed, currency, message) -> None:

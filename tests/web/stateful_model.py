@@ -41,7 +41,7 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select
 from werkzeug.test import TestResponse
 
 from scorekeeper import services
@@ -576,6 +576,7 @@ class CardNights(RuleBasedStateMachine):
         )
         assert not refused
         night.deleted = True
+        self.touched_nights.add(night.id)  # its carries leave their other nights
         self.get(phone, f"/nights/{night.id}", 404)
         for game in night.live_games():
             self.get(phone, f"/games/{game.id}", 404)
@@ -1447,9 +1448,14 @@ class CardNights(RuleBasedStateMachine):
     def check_money(self, phone: Phone) -> None:
         """Across all the keeper's nights, for every regular: their games' nets (after
         each night's rounding) equal what they received minus what they paid in recorded
-        payments, plus what is still to receive minus what is still to pay, each write-off
-        counted for both sides as the payment that will never happen; and their stats are
-        those games' nets."""
+        payments, plus what is still to receive minus what is still to pay, plus what they
+        forgave minus what was forgiven them; and their stats are those games' nets.
+
+        What a write-off forgives is worked out here on its own, as /help says: at most
+        what the payer still owes and the payee is still to receive on that night without
+        its write-offs (games, payments, carries in force), never less than nothing, in
+        the order recorded. A carry counts on both its nights while both are live, and on
+        neither otherwise, so each debt is counted once."""
         games: dict[tuple[int, str], int] = {}
         moved: dict[tuple[int, str], int] = {}
         for night in phone.live_nights():
@@ -1459,30 +1465,34 @@ class CardNights(RuleBasedStateMachine):
                 if self.checked(phone, game)["finished"]
             ]
             page = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
-            with app_context(self.app):
-                unit = db.session.get(Night, night.id).settle_unit
-                people = dict(
-                    db.session.execute(
-                        select(Person.name_key, Person.regular_id).where(
-                            Person.night_id == night.id
-                        )
-                    ).all()
-                )
-                recorded = db.session.execute(
-                    select(LedgerEntry.payer_id, LedgerEntry.payee_id, LedgerEntry.amount).where(
-                        LedgerEntry.night_id == night.id,
-                        LedgerEntry.kind.in_(("payment", "write_off")),
-                        LedgerEntry.undone_at.is_(None),
-                    )
-                ).all()
-            engine = settle(finished, night.currency, unit=unit)
+            engine, people, entries = self.night_money(night, finished)
+            before: dict[int, int] = {}
             for name, net in engine.games.items():
-                key = (people[name_key(name)], night.currency)
-                games[key] = games.get(key, 0) + net + engine.rounding.get(name, 0)
-            for payer, payee, amount in recorded:  # paid: +, received: -
-                moved[payer, night.currency] = moved.get((payer, night.currency), 0) + amount
-                moved[payee, night.currency] = moved.get((payee, night.currency), 0) - amount
-            for regular, balance in to_pay(page).items():
+                regular = people[name_key(name)]
+                part = net + engine.rounding.get(name, 0)
+                before[regular] = before.get(regular, 0) + part
+                key = (regular, night.currency)
+                games[key] = games.get(key, 0) + part
+            offs = []
+            for kind, payer, payee, amount, counts in entries:
+                if kind == "write_off":
+                    offs.append((payer, payee, amount))
+                elif counts:  # a payment, or a carry out (+) or in (-) in force
+                    before[payer] = before.get(payer, 0) + amount
+                    before[payee] = before.get(payee, 0) - amount
+                if kind == "payment":  # paid: +, received: -
+                    moved[payer, night.currency] = moved.get((payer, night.currency), 0) + amount
+                    moved[payee, night.currency] = moved.get((payee, night.currency), 0) - amount
+            for payer, payee, amount in offs:
+                part = min(amount, max(0, -before.get(payer, 0)), max(0, before.get(payee, 0)))
+                assert 0 <= part <= amount
+                before[payer] = before.get(payer, 0) + part
+                before[payee] = before.get(payee, 0) - part
+                moved[payer, night.currency] = moved.get((payer, night.currency), 0) + part
+                moved[payee, night.currency] = moved.get((payee, night.currency), 0) - part
+            shown = to_pay(page)
+            assert shown == {r: v for r, v in before.items() if v}, (night.id, shown, before)
+            for regular, balance in shown.items():
                 key = (regular, night.currency)
                 moved[key] = moved.get(key, 0) - balance
         everyone = {k for k, v in games.items() if v} | {k for k, v in moved.items() if v}
@@ -1493,6 +1503,40 @@ class CardNights(RuleBasedStateMachine):
         for (regular, currency), net in games.items():
             if regular in regular_stats:
                 assert regular_stats[regular].nets.get(currency, 0) == net, (regular, currency)
+
+    def night_money(
+        self, night: NightModel, finished: list[Any]
+    ) -> tuple[Any, dict[str, int], list[tuple[str, int, int, int, bool]]]:
+        """The engine's settlement of the night's finished games in its step, its people
+        (name key -> regular), and its entries in force as (kind, payer, payee, signed
+        amount, counts), oldest first: a carry in has its amount negative."""
+        with app_context(self.app):
+            unit = db.session.get(Night, night.id).settle_unit
+            people = dict(
+                db.session.execute(
+                    select(Person.name_key, Person.regular_id).where(Person.night_id == night.id)
+                ).all()
+            )
+            deleted = {
+                n.id for n in db.session.scalars(select(Night).where(Night.deleted_at.is_not(None)))
+            }
+            rows = db.session.execute(
+                select(
+                    LedgerEntry.kind, LedgerEntry.payer_id, LedgerEntry.payee_id,
+                    LedgerEntry.amount, LedgerEntry.night_id, LedgerEntry.to_night_id,
+                )
+                .where(
+                    or_(LedgerEntry.night_id == night.id, LedgerEntry.to_night_id == night.id),
+                    LedgerEntry.undone_at.is_(None),
+                )
+                .order_by(LedgerEntry.id)
+            ).all()  # fmt: skip
+        entries = []
+        for kind, payer, payee, amount, source, target in rows:
+            counts = kind != "carry" or not ({source, target} & deleted)
+            sign = -1 if kind == "carry" and target == night.id else 1
+            entries.append((kind, payer, payee, sign * amount, counts))
+        return settle(finished, night.currency, unit=unit), people, entries
 
     def check_database(self) -> None:
         """Every stored game replays, deleted ones too, and its seats are its players."""
@@ -1513,16 +1557,23 @@ class CardNights(RuleBasedStateMachine):
 
     @invariant()
     def touched_things_hold(self) -> None:
-        """After every step: the games and nights the step touched."""
+        """After every step: the games and nights the step touched, and the money of
+        every keeper the step touched (each person's games' nets against what was paid,
+        is still to pay and was forgiven, over all their nights)."""
         self.steps += 1
         self.passed = {}
         for phone in self.phones:
+            touched = False
             for night in phone.live_nights():
                 for game in night.live_games():
                     if game.id in self.touched_games:
                         self.checked(phone, game)
+                        touched = True
                 if night.id in self.touched_nights:
                     self.check_night(phone, night)
+                    touched = True
+            if touched or any(n.id in self.touched_nights for n in phone.nights.values()):
+                self.check_money(phone)
         self.touched_games.clear()
         self.touched_nights.clear()
 

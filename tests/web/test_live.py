@@ -426,20 +426,38 @@ def test_a_night_page_draws_a_few_grids_and_a_line_for_the_rest(app: Flask, keep
     assert html.count("Ann won after 1 round") == FULL_GAMES + 3  # every game is listed
 
 
-def test_a_link_answers_a_bounded_number_of_requests(app: Flask, keeper: Keeper) -> None:
+def test_a_client_asking_too_much_is_refused_and_nobody_else(app: Flask, keeper: Keeper) -> None:
+    """The limit counts what its abuser controls, their address, never the link every
+    player holds: 40 phones on one link all polling get their pages, while one client
+    asking too often gets 429 (on this link and any other), and the others still don't."""
     from scorekeeper.web.live import RATE
 
     night = keeper.night(["Ann", "Bob"])
     game = keeper.game(night, "rummy", ["Ann", "Bob"])
     link = show_players(keeper, f"/games/{game}/live")
+    phones = []
+    for n in range(40):
+        phone = app.test_client()
+        phone.environ_base["REMOTE_ADDR"] = f"198.51.100.{n + 1}"
+        phones.append(phone)
+    for _ in range(3):  # 120 requests on one link: more than a link answered before
+        assert {p.get(link).status_code for p in phones} <= {200, 304}
     stranger = app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "203.0.113.66"
     answers = [stranger.get(link).status_code for _ in range(RATE + 5)]
     assert answers[:RATE] == [200] * RATE
     assert set(answers[RATE:]) == {429}
     limited = stranger.get(link)
     assert limited.status_code == 429 and int(limited.headers["Retry-After"]) > 0
-    other = show_players(keeper, f"/nights/{night}/live")  # another link is not limited
-    assert stranger.get(other).status_code == 200
+    other = show_players(keeper, f"/nights/{night}/live")
+    assert stranger.get(other).status_code == 429  # the client asked too much, any link
+    assert {p.get(link).status_code for p in phones} <= {200, 304}  # the table reads on
+    assert phones[0].get(other).status_code == 200
+    # A table behind one address (one Wi-Fi): 20 phones polling every 4 s ask 50 times in
+    # 10 s, well within what one address may ask.
+    table = app.test_client()
+    table.environ_base["REMOTE_ADDR"] = "192.0.2.44"
+    assert {table.get(link).status_code for _ in range(50)} == {200}
 
 
 @pytest.mark.parametrize("cookies", [("remember_token",), ("session", "remember_token")])

@@ -398,3 +398,46 @@ def test_every_change_to_a_game_locks_its_row_before_writing(
     first_write_is_locked(
         "the game deleted", lambda: client.post(f"/games/{game}/delete", data=hidden)
     )
+
+
+def _night_with_entries(app: Flask, keeper: Keeper, name: str, entries: int) -> int:
+    """A night of three whose Texas game is over, with ``entries`` payments recorded on
+    it (every other one undone, one write-off), straight through the services."""
+    from scorekeeper.models import Night
+    from scorekeeper.services import settle as settling
+    from tests.web.test_games import play_texas
+
+    night_id = keeper.night(["Ann", "Bob", "Cy"], name=name)
+    play_texas(keeper, keeper.game(night_id, "texas", ["Ann", "Bob", "Cy"]))
+    with app.app_context():
+        night = db.session.get(Night, night_id)
+        user = db.session.scalar(select(User).where(User.email == EMAIL))
+        people = {p.name: p.regular_id for p in night.people}
+        for i in range(entries):
+            payer, payee = ("Bob", "Cy") if i % 2 else ("Cy", "Bob")
+            settling.record_payment(
+                night, people[payer], people[payee], 5 + i, user=user, submission=f"{name}{i}"
+            )
+        book = services.ledger.night_book(night)
+        settling.settle_transfer(
+            night, book.transfers[0].payer.id, book.transfers[0].payee.id,
+            book.transfers[0].transfer.amount, kind="write_off", user=user, submission=None,
+        )  # fmt: skip
+        for line in services.ledger.night_book(night).payments[::2]:
+            settling.undo_entry(night, line.entry.id, user=user)
+    return night_id
+
+
+def test_a_nights_money_pages_do_not_grow_with_its_ledger(app: Flask, client: FlaskClient) -> None:
+    """The payout page, the players' night page and the CSV cost as many statements with 60
+    entries as with 2 (the bound is ``ledger.MAX_ENTRIES_PER_NIGHT``)."""
+    keeper = Keeper(client)
+    keeper.signup(EMAIL)
+    few = _night_with_entries(app, keeper, "Few", 2)
+    many = _night_with_entries(app, keeper, "Many", 60)
+    client.get("/")
+    for template in ("/nights/{night}/payout", "/nights/{night}/export.csv"):
+        fetch(client, app, template.format(night=few))  # warm up
+        small = fetch(client, app, template.format(night=few))
+        large = fetch(client, app, template.format(night=many))
+        assert len(small) == len(large), (template, len(small), len(large), large)

@@ -5,6 +5,7 @@ freedom from inline code, the cookies' flags and the limit on failed log-ins."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -563,10 +564,11 @@ def secure_client(app: Flask, db_uri: str) -> Iterator[FlaskClient]:
 
 def set_cookies(response: TestResponse) -> dict[str, list[str]]:
     """Each cookie set by a response, with its attributes in lower case."""
-    out = {}
+    out: dict[str, list[str]] = {}
     for header in response.headers.getlist("Set-Cookie"):
         name, _, rest = header.partition("=")
-        out[name] = [a.strip().lower() for a in rest.split(";")[1:]]
+        attributes = [a.strip().lower() for a in rest.split(";")[1:]]
+        out[name] = [*out.get(name, []), *(a for a in attributes if a not in out.get(name, []))]
     return out
 
 
@@ -594,7 +596,9 @@ def test_secure_cookies_carry_secure_httponly_and_samesite_lax(secure_client):
         assert "secure" in attributes, name
         assert "httponly" in attributes, name
         assert "samesite=lax" in attributes, name
-    assert "path=/login" in cookies["known_device"]  # sent to the log-in page only
+    # Sent to the log-in page and the page that asks for a reset link only.
+    paths = {a for a in cookies["known_device"] if a.startswith("path=")}
+    assert paths == {"path=/login", "path=/password/forgot"}
 
 
 def test_cookies_are_httponly_and_lax_without_https_too(client):
@@ -664,3 +668,63 @@ def test_the_limit_lifts_after_15_minutes_and_a_success_clears_it(app, client):
     for _ in range(3):
         assert login(app, "ann@example.com", "wrong horse").status_code == 422
     assert login(app, "ann@example.com", "correct horse").status_code == 429
+
+
+# --------------------------------------------- a co-keeper sees only their night ---
+SECRETS = {"zoe quill": "Zoë Quill", "xavi secret": "Xávi Secret", "yves hidden": "Yvès Hidden"}
+SECRET_IBAN = "DE89 3704 0044 0532 0130 00"
+
+
+def test_a_co_keeper_typing_names_learns_nothing_of_the_owners_other_regulars(site):
+    """The owner has regulars who are not on the night, one with an IBAN. The co-keeper
+    types their names (as a forgiving match would take them: other case, no accents)
+    in every field that takes a name on the night they keep: a person added to the list,
+    a late joiner, the players of an imported game (which then owes them money). On no
+    page the co-keeper can read does a regular's own spelling or way to pay show: their
+    names are matched only to the night's own people."""
+    from tests.web.test_live import set_handle
+
+    owner, co = site.owner, site.co
+    night, game = site.ids["night_id"], site.ids["game_id"]
+    for spelled in SECRETS.values():
+        r = owner.post_form("/regulars", {"name": spelled})
+        assert r.status_code == 302
+        set_handle(owner, spelled, "iban", SECRET_IBAN)
+    # The list of the night: a person added by name.
+    r = co.post_form(f"/nights/{night}", {"name": "zoe quill"}, action=f"/nights/{night}/people")
+    assert r.status_code == 302, text_of(r)
+    # A late joiner of the Vegas game, by a new name.
+    r = co.post_form(f"/games/{game}/join", {"new_name": "xavi secret", "person": ""})
+    assert r.status_code == 302, text_of(r)
+    # An imported game won by a name typed in its record: Ann owes that player money.
+    record = {
+        "format": "scorekeeper-game/1", "variant": "rummy",
+        "settings": {"deals": 1, "buy_in": 500}, "players": ["Ann", "yves hidden"],
+        "rounds": [{"went_out": "yves hidden", "hands": {"Ann": 9}}],
+    }  # fmt: skip
+    r = co.post_form(
+        f"/nights/{night}/games/import",
+        {"record": json.dumps(record)},
+        action=f"/nights/{night}/games/import",
+    )
+    assert r.status_code == 302, text_of(r)
+    payout = text_of(co.client.get(f"/nights/{night}/payout"))
+    assert "Ann pays Yvès Hidden" not in payout, payout
+    assert "Ann pays yves hidden" in payout  # the fields took the names, as typed
+    assert "zoe quill" in text_of(co.client.get(f"/nights/{night}"))
+    # Every page of the night the co-keeper reads, and every field that offers names.
+    pages = 0
+    for rule in rules(site.app, {"GET"}):
+        if not rule.arguments or rule.endpoint in PUBLIC_READ_ONLY | KEEPER_LINK:
+            continue
+        response = co.client.get(site.url(rule))
+        if response.status_code != 200 or response.mimetype == "application/pdf":
+            continue  # (the PDFs draw what these pages say)
+        pages += 1
+        body = response.get_data(as_text=True)
+        for spelled in SECRETS.values():
+            assert spelled not in body, (rule.rule, spelled)
+        assert "DE89" not in body and "3704" not in body, (rule.rule, "the IBAN")
+    assert pages >= 10
+    # The owner's own pages still know their regulars (and may merge the co-keeper's).
+    assert "Zoë Quill" in text_of(owner.client.get("/regulars"))

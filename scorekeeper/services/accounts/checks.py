@@ -7,12 +7,12 @@ import io
 import re
 import zipfile
 from collections.abc import Iterable
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from flask import current_app
 
-from ...models import as_utc
+from ...models import as_utc, utcnow
 from ...rules import GameRecord, RecordError, name_key, replay
 from ...rules.money import CURRENCIES, LOCALES, rounding_steps
 from ...rules.names import clean_name
@@ -37,6 +37,7 @@ MAX_LEDGER_ENTRIES = 50_000
 MAX_MERGES = 5_000
 MAX_EDITS_PER_GAME = 5_000
 MAX_AMOUNT = 10**15  # minor units, as MAX_MONEY_DIGITS allows
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # no time the app stores is older
 EDIT_ACTIONS = frozenset(
     {"create", "import", "add", "edit", "remove", "rename", "joins", "delete", "restore"}
 )
@@ -135,14 +136,19 @@ def _text(value: Any, where: str, most: int) -> str:
 
 
 def _moment(value: Any, where: str, *, optional: bool = False) -> datetime | None:
+    """A time the app could have stored: from 2000 to now (and a day for a clock ahead)."""
     if value is None and optional:
         return None
     if not isinstance(value, str) or len(value) > 40:
         raise _fail(where, "must be a date and time (ISO 8601)")
     try:
-        return as_utc(datetime.fromisoformat(value))
-    except ValueError:
+        moment = as_utc(datetime.fromisoformat(value))
+    except (ValueError, OverflowError):
         raise _fail(where, f"{value[:40]!r} is not a date and time (ISO 8601)") from None
+    if not EARLIEST <= moment <= utcnow() + timedelta(days=1):
+        raise _fail(where, f"{value[:40]!r} is not a time this app could have stored "
+                    "(from 2000 until now)")  # fmt: skip
+    return moment
 
 
 def _name(value: Any, where: str) -> str:
@@ -192,6 +198,7 @@ def check_file(data: bytes) -> Plan:
     )  # fmt: skip
     if top.get("format") != FORMAT:
         raise ImportRefused(f"this is not a {FORMAT} file (its format is {top.get('format')!r})")
+    # The cheap checks first (every row, time, id and reference), the games' replays last.
     plan = Plan()
     plan.regulars = _check_regulars(_list(top.get("regulars"), "regulars", MAX_REGULARS))
     regular_ids = {r["id"] for r in plan.regulars}
@@ -200,11 +207,11 @@ def check_file(data: bytes) -> Plan:
     plan.people = _check_people(
         _list(top.get("people"), "people", MAX_NIGHTS * MAX_PEOPLE_PER_NIGHT), nights, regular_ids
     )
-    plan.games = _check_games(_list(top.get("games"), "games", MAX_GAMES), records, nights, plan)
     plan.ledger = _check_ledger(
         _list(top.get("ledger"), "ledger", MAX_LEDGER_ENTRIES), nights, regular_ids
     )
     plan.merges = _check_merges(_list(top.get("merges"), "merges", MAX_MERGES), plan)
+    plan.games = _check_games(_list(top.get("games"), "games", MAX_GAMES), records, nights, plan)
     return plan
 
 
@@ -424,9 +431,16 @@ def _check_ledger(
             "created_at", "undone_at")  # fmt: skip
     rows = [_object(r, f"ledger entry {i}", keys) for i, r in enumerate(rows, 1)]
     _ids(rows, "ledger entry")
+    night_ids = set(nights)
+    held: dict[int, int] = {}  # entries of each night's book, as ledger.entry_count counts
     for row in rows:
         where = f"ledger entry {row['id']}"
-        night_id = _ref(row.get("night"), set(nights), where, "a night")
+        night_id = _ref(row.get("night"), night_ids, where, "a night")
+        for counted in {night_id, row.get("to_night")} & night_ids:
+            held[counted] = held.get(counted, 0) + 1
+            if held[counted] > (most := ledger.MAX_ENTRIES_PER_NIGHT):
+                what = f"holds more than {most} money entries, the most one night keeps"
+                raise ImportRefused(f"night {counted} {what}")
         if row.get("kind") not in ledger.KINDS:
             kind = str(row.get("kind"))[:20]
             raise _fail(where, f"{kind!r} is not a payment, carry or write-off")
@@ -437,7 +451,7 @@ def _check_ledger(
         _whole(row.get("amount"), f"{where}: amount", 1, MAX_AMOUNT)
         night = nights[night_id]
         if row["kind"] == ledger.CARRY:
-            target_id = _ref(row.get("to_night"), set(nights), f"{where}: to_night", "a night")
+            target_id = _ref(row.get("to_night"), night_ids, f"{where}: to_night", "a night")
             target = nights[target_id]
             if (target["played_on"], target_id) <= (night["played_on"], night_id):
                 raise _fail(where, f"it carries into night {target_id}, which is not later")
@@ -450,7 +464,7 @@ def _check_ledger(
             if not isinstance(part, dict) or len(part) > MAX_PEOPLE_PER_NIGHT * 2:
                 raise _fail(where, "games_part must be an object of regulars' amounts")
             for key, amount in part.items():
-                if not (isinstance(key, str) and key.isdigit() and int(key) in regular_ids):
+                if not (re.fullmatch(r"[1-9][0-9]{0,9}", key) and int(key) in regular_ids):
                     raise _fail(where, f"games_part names regular {key[:12]!r}, not in the file")
                 _whole(amount, f"{where}: games_part", -MAX_AMOUNT, MAX_AMOUNT)
         row["created"] = _moment(row.get("created_at"), f"{where}: created_at")

@@ -45,27 +45,30 @@ def holdings(user: User) -> tuple[int, int]:
     return int(nights or 0), int(regulars or 0)
 
 
+def _may_import(user: User, submission: str | None) -> None:
+    if submission and db.session.scalar(
+        select(Submission.id).where(Submission.user_id == user.id, Submission.token == submission)
+    ):
+        raise AlreadyImported
+    nights, regulars = holdings(user)
+    if nights or regulars:
+        raise ImportRefused(
+            f"this account already has {count(nights, 'night')} and "
+            f"{count(regulars, 'regular')}: an account file is imported only into an "
+            "account with none, so that nothing is mixed. Import it into a new account."
+        )
+
+
 def import_account(user: User, data: bytes, *, submission: str | None = None) -> str:
     """Restore an exported account into ``user``'s, which must have no nights and no
     regulars; one transaction. Returns what was imported, in words. ImportRefused (and
     nothing changed) for a file that is not whole and right; AlreadyImported when this
     form (``submission``) was sent before."""
     try:
+        _may_import(user, submission)  # cheap, before the file is read
         plan = check_file(data)
         lock_keeper(user.id)  # one import (or merge) of the account at a time
-        if submission and db.session.scalar(
-            select(Submission.id).where(
-                Submission.user_id == user.id, Submission.token == submission
-            )
-        ):
-            raise AlreadyImported
-        nights, regulars = holdings(user)
-        if nights or regulars:
-            raise ImportRefused(
-                f"this account already has {count(nights, 'night')} and "
-                f"{count(regulars, 'regular')}: an account file is imported only into an "
-                "account with none, so that nothing is mixed. Import it into a new account."
-            )
+        _may_import(user, submission)  # again, under the lock
         write_plan(user, plan)
         if submission:
             db.session.add(
