@@ -198,13 +198,19 @@ def parse_money(text: str | None, currency: str = "USD", locale: str | None = No
         return 0
     if not re.fullmatch(r"[0-9.,]+", body):
         raise nope
-    for sign in around:
-        if sign.casefold() not in _signs(currency):
-            raise ValueError(
-                f"{raw[:20]!r} is not in {currency}: this night's money is in {currency}; "
-                f"write it like {example}"
-            )
+    if any(sign.casefold() not in _signs(currency) for sign in around):
+        raise ValueError(
+            f"{raw[:20]!r} is not in {currency}: this night's money is in {currency}; "
+            f"write it like {example}"
+        )
     number = _plain_decimal(body, digits, locale or _LOCALE.get())
+    return _minor_units(number, currency, digits, example, nope)
+
+
+def _minor_units(
+    number: str | None, currency: str, digits: int, example: str, nope: ValueError
+) -> int:
+    """A plain decimal (``"1234.5"``) in the currency's minor unit, or the sentence why not."""
     if number is None:
         raise nope
     try:

@@ -6,16 +6,13 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from collections.abc import Iterable
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 from typing import Any
 
 from flask import current_app
 
-from ...models import as_utc, utcnow
 from ...rules import GameRecord, RecordError, name_key, replay
 from ...rules.money import CURRENCIES, LOCALES, rounding_steps
-from ...rules.names import clean_name
 from ...rules.record import read_json
 from ...rules.seating import Seating, seating
 from .. import ledger
@@ -23,6 +20,19 @@ from ..nights import MAX_GAMES_PER_NIGHT, MAX_PEOPLE_PER_NIGHT
 from ..payments import HandleError, clean_handle
 from ..regulars import MAX_HANDLES
 from .export import FORMAT, MANIFEST
+from .fields import (
+    ImportRefused,
+    _fail,
+    _ids,
+    _list,
+    _moment,
+    _name,
+    _object,
+    _ref,
+    _text,
+    _waiting,
+    _whole,
+)
 from .plan import GamePlan, Plan
 
 _GAME_FILE = re.compile(r"games/([1-9][0-9]{0,9})\.json")
@@ -37,14 +47,9 @@ MAX_LEDGER_ENTRIES = 50_000
 MAX_MERGES = 5_000
 MAX_EDITS_PER_GAME = 5_000
 MAX_AMOUNT = 10**15  # minor units, as MAX_MONEY_DIGITS allows
-EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # no time the app stores is older
 EDIT_ACTIONS = frozenset(
     {"create", "import", "add", "edit", "remove", "rename", "joins", "delete", "restore"}
 )
-
-
-class ImportRefused(ValueError):
-    """The file is not restored: the message is a sentence saying what is wrong."""
 
 
 def _unpacked(data: bytes) -> tuple[Any, dict[int, Any]]:
@@ -100,93 +105,6 @@ def _size(size: int) -> str:
 
 
 # ------------------------------------------------------------------ checking ---
-def _fail(where: str, what: str) -> ImportRefused:
-    return ImportRefused(f"{where}: {what}")
-
-
-def _object(value: Any, where: str, keys: Iterable[str]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _fail(where, "must be an object")
-    unknown = sorted(set(value) - set(keys))
-    if unknown:
-        raise _fail(where, f"has an unknown field {unknown[0][:40]!r}")
-    return value
-
-
-def _list(value: Any, where: str, most: int) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(where, "must be a list")
-    if len(value) > most:
-        raise _fail(where, f"holds more than {most}")
-    return value
-
-
-def _whole(value: Any, where: str, low: int = 1, high: int = 2**31 - 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _fail(where, f"must be a whole number from {low} to {high}")
-    return value
-
-
-def _text(value: Any, where: str, most: int) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > most:
-        raise _fail(where, f"must be text of 1 to {most} characters")
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) <= 0xDFFF for ch in value):
-        raise _fail(where, "contains control characters")
-    return value
-
-
-def _moment(value: Any, where: str, *, optional: bool = False) -> datetime | None:
-    """A time the app could have stored: from 2000 to now (and a day for a clock ahead)."""
-    if value is None and optional:
-        return None
-    if not isinstance(value, str) or len(value) > 40:
-        raise _fail(where, "must be a date and time (ISO 8601)")
-    try:
-        moment = as_utc(datetime.fromisoformat(value))
-    except (ValueError, OverflowError):
-        raise _fail(where, f"{value[:40]!r} is not a date and time (ISO 8601)") from None
-    if not EARLIEST <= moment <= utcnow() + timedelta(days=1):
-        raise _fail(where, f"{value[:40]!r} is not a time this app could have stored "
-                    "(from 2000 until now)")  # fmt: skip
-    return moment
-
-
-def _name(value: Any, where: str) -> str:
-    try:
-        name = clean_name(value, what="the name")
-    except RecordError as exc:
-        raise _fail(where, str(exc)) from None
-    if name != value:
-        raise _fail(where, f"{value!r} is not a name as the app stores it")
-    return name
-
-
-def _waiting(value: Any, where: str) -> str | dict[str, str]:
-    """A late joiner waiting for the next round: a name, or a newcomer and whom they sit after."""
-    if isinstance(value, dict):
-        entry = _object(value, where, ("name", "after"))
-        return {"name": _name(entry.get("name"), where), "after": _name(entry.get("after"), where)}
-    return _name(value, where)
-
-
-def _ids(rows: list[dict[str, Any]], what: str) -> set[int]:
-    seen: set[int] = set()
-    for i, row in enumerate(rows, 1):
-        number = _whole(row.get("id"), f"{what} {i}: id")
-        if number in seen:
-            raise ImportRefused(f"{what} {number} is in the file twice")
-        seen.add(number)
-    return seen
-
-
-def _ref(value: Any, known: set[int], where: str, what: str, *, optional: bool = False) -> Any:
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value not in known:
-        raise _fail(where, f"names {what} {value!r}, which is not in the file")
-    return value
-
-
 def check_file(data: bytes) -> Plan:
     """The file read and checked whole, nothing written: ImportRefused on any problem."""
     manifest, records = _unpacked(data)
@@ -449,27 +367,39 @@ def _check_ledger(
         if row["payer"] == row["payee"]:
             raise _fail(where, "its payer and payee are one regular")
         _whole(row.get("amount"), f"{where}: amount", 1, MAX_AMOUNT)
-        night = nights[night_id]
-        if row["kind"] == ledger.CARRY:
-            target_id = _ref(row.get("to_night"), night_ids, f"{where}: to_night", "a night")
-            target = nights[target_id]
-            if (target["played_on"], target_id) <= (night["played_on"], night_id):
-                raise _fail(where, f"it carries into night {target_id}, which is not later")
-            if target["currency"] != night["currency"]:
-                raise _fail(where, f"it carries into night {target_id}, in another currency")
-        elif row.get("to_night") is not None:
-            raise _fail(where, "only a carry goes into another night")
-        part = row.get("games_part")
-        if part is not None:
-            if not isinstance(part, dict) or len(part) > MAX_PEOPLE_PER_NIGHT * 2:
-                raise _fail(where, "games_part must be an object of regulars' amounts")
-            for key, amount in part.items():
-                if not (re.fullmatch(r"[1-9][0-9]{0,9}", key) and int(key) in regular_ids):
-                    raise _fail(where, f"games_part names regular {key[:12]!r}, not in the file")
-                _whole(amount, f"{where}: games_part", -MAX_AMOUNT, MAX_AMOUNT)
+        _check_carry(row, where, night_id, nights)
+        _check_games_part(row.get("games_part"), where, regular_ids)
         row["created"] = _moment(row.get("created_at"), f"{where}: created_at")
         row["undone"] = _moment(row.get("undone_at"), f"{where}: undone_at", optional=True)
     return rows
+
+
+def _check_carry(
+    row: dict[str, Any], where: str, night_id: int, nights: dict[int, dict[str, Any]]
+) -> None:
+    """A carry goes forward into a night in the same currency; nothing else goes anywhere."""
+    night = nights[night_id]
+    if row["kind"] == ledger.CARRY:
+        target_id = _ref(row.get("to_night"), set(nights), f"{where}: to_night", "a night")
+        target = nights[target_id]
+        if (target["played_on"], target_id) <= (night["played_on"], night_id):
+            raise _fail(where, f"it carries into night {target_id}, which is not later")
+        if target["currency"] != night["currency"]:
+            raise _fail(where, f"it carries into night {target_id}, in another currency")
+    elif row.get("to_night") is not None:
+        raise _fail(where, "only a carry goes into another night")
+
+
+def _check_games_part(part: Any, where: str, regular_ids: set[int]) -> None:
+    """An entry's games' part as it was when recorded: regulars of the file, whole amounts."""
+    if part is None:
+        return
+    if not isinstance(part, dict) or len(part) > MAX_PEOPLE_PER_NIGHT * 2:
+        raise _fail(where, "games_part must be an object of regulars' amounts")
+    for key, amount in part.items():
+        if not (re.fullmatch(r"[1-9][0-9]{0,9}", key) and int(key) in regular_ids):
+            raise _fail(where, f"games_part names regular {key[:12]!r}, not in the file")
+        _whole(amount, f"{where}: games_part", -MAX_AMOUNT, MAX_AMOUNT)
 
 
 def _check_merges(rows: list[Any], plan: Plan) -> list[dict[str, Any]]:
