@@ -175,6 +175,9 @@ def rounding_steps(currency: str) -> tuple[int, ...]:
 MAX_MONEY_DIGITS = 15  # digits of an amount in minor units: far beyond any table
 
 
+_AROUND = re.compile(r"^[^0-9.,]+|[^0-9.,]*[^\W\d_]\.?$|[^0-9.,]+$")
+
+
 def parse_money(text: str | None, currency: str = "USD", locale: str | None = None) -> int:
     """What a keeper types for an amount, in minor units: ``2.50`` or ``$2,50`` USD -> 250,
     ``1.500`` JPY -> 1500, ``1.250`` KWD -> 1250, ``1.234,50`` in German -> 123450.
@@ -190,8 +193,9 @@ def parse_money(text: str | None, currency: str = "USD", locale: str | None = No
     body = re.sub(r"[\s\u00a0\u202f'’]", "", raw)  # spaces and apostrophes group thousands
     if body.startswith("-") or body.endswith("-"):
         raise ValueError("an amount must be 0 or more")
-    around = re.findall(r"^[^0-9.,]+|[^0-9.,]+$", body)  # a currency sign or code around it
-    body = re.sub(r"^[^0-9.,]+|[^0-9.,]+$", "", body)
+    # A currency sign or code around it (Danish "kr." ends in a dot of its own).
+    around = re.findall(_AROUND, body)
+    body = re.sub(_AROUND, "", body)
     if not body:
         if raw:
             raise nope

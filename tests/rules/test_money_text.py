@@ -8,6 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.rules.money import (
+    CURRENCIES,
+    LOCALES,
     decimal_text,
     format_money,
     minor_digits,
@@ -128,8 +130,8 @@ def test_wrong_amounts_are_refused_with_a_sentence(typed, currency, message) -> 
 
 @given(
     amount=st.integers(0, 10**12),
-    currency=st.sampled_from(["USD", "EUR", "JPY", "KWD", "CHF"]),
-    locale=st.sampled_from(["en", "de", "fr", "de_CH", "ja", "en_GB", "nl", "sv"]),
+    currency=st.sampled_from(["USD", "EUR", "JPY", "KWD", "CHF", "DKK"]),
+    locale=st.sampled_from(["en", "de", "fr", "de_CH", "ja", "en_GB", "nl", "sv", "da"]),
 )
 def test_what_is_written_reads_back_to_the_same_amount(amount, currency, locale) -> None:
     assert parse_money(format_money(amount, currency, locale), currency, locale) == amount
@@ -143,3 +145,13 @@ def test_rounding_steps_follow_the_minor_unit() -> None:
     assert step_label(1, "JPY") == "exactly (no rounding)"
     assert step_label(50, "JPY") == "in steps of ¥50"
     assert step_label(25, "USD") == "in steps of $0.25"
+
+
+def test_every_amount_written_in_every_offered_locale_reads_back() -> None:
+    """Danish kroner are written "12,50 kr.": the sign's own dot was read as part of the
+    number, so the app could not read back what it wrote."""
+    for locale in LOCALES:
+        for currency in CURRENCIES:
+            for amount in (0, 5, 1250, 123456789):
+                written = format_money(amount, currency, locale)
+                assert parse_money(written, currency, locale) == amount, (locale, written)
