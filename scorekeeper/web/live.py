@@ -60,6 +60,7 @@ from .headers import templates_version, unchanged
 from .lan import reach
 from .nights import night_or_404
 from .qr import qr_data_url
+from .streams import allow_stream, stream_url
 
 bp = Blueprint("live", __name__)
 
@@ -129,10 +130,13 @@ def _known(tag: str) -> tuple[str, BaseResponse | None]:
 
 
 def _drawn(template: str, etag: str, **context: Any) -> Response:
-    """The page drawn, kept rendered under its ETag for the next phone that asks."""
+    """The page drawn, kept rendered under its ETag for the next phone that asks; its
+    stream (``services.streams``: the link's token is its channel) when there is one."""
+    stream = stream_url(f"live/{request.view_args['token']}") if request.view_args else None
     html = render_template(
-        template, tv=_tv(), etag=etag, refresh=REFRESH_SECONDS, poll=POLL_SECONDS, **context
-    )
+        template, tv=_tv(), etag=etag, refresh=REFRESH_SECONDS, poll=POLL_SECONDS,
+        stream=stream, **context,
+    )  # fmt: skip
     LIVE_PAGES.put(etag, html, len(html))
     return _page(html, etag)
 
@@ -140,7 +144,7 @@ def _drawn(template: str, etag: str, **context: Any) -> Response:
 def _page(html: str, etag: str) -> Response:
     response = make_response(html)
     response.set_etag(etag, weak=True)
-    return response
+    return allow_stream(response)
 
 
 @bp.get("/live/<token>")
