@@ -115,7 +115,11 @@ def _tv() -> bool:
 
 
 def _etag(tag: str) -> str:
-    return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}"
+    """The page's ETag: the state it shows, the templates, the layout, and whether it is
+    given a stream (the page differs; a page kept before the stream was configured is
+    not answered with it)."""
+    streamed = "-s" if stream_url("") else ""
+    return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}{streamed}"
 
 
 def _known(tag: str) -> tuple[str, BaseResponse | None]:
