@@ -24,6 +24,8 @@ import argparse
 import contextlib
 import json
 import os
+import pwd
+import resource
 import secrets
 import shutil
 import signal
@@ -111,6 +113,8 @@ def nginx_conf(run: Path, state: dict[str, Any]) -> Path:
         "@PUBLISH_PORT@": str(state["publish_port"]),
         "@APP@": f"127.0.0.1:{state['app_port']}",
         "@ACCESS_LOG@": access,
+        "@USER@": pwd.getpwuid(os.getuid()).pw_name,  # the cache is written by the workers
+        "@NOFILE@": str(resource.getrlimit(resource.RLIMIT_NOFILE)[1]),  # as many as allowed
     }
     for name, value in values.items():
         text = text.replace(name, value)

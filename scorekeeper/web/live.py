@@ -27,6 +27,7 @@ the link out of search engines and out of the pay services' logs.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from collections import OrderedDict, deque
@@ -116,10 +117,15 @@ def _tv() -> bool:
 
 def _etag(tag: str) -> str:
     """The page's ETag: the state it shows, the templates, the layout, and whether it is
-    given a stream (the page differs; a page kept before the stream was configured is
-    not answered with it)."""
-    streamed = "-s" if stream_url("") else ""
+    given a stream, and which (the page holds it)."""
+    stream = _stream()
+    streamed = f"-s{hashlib.sha256(stream.encode()).hexdigest()[:6]}" if stream else ""
     return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}{streamed}"
+
+
+def _stream() -> str | None:
+    """The page's stream (``services.streams``: the link's token is its channel)."""
+    return stream_url(f"live/{request.view_args['token']}") if request.view_args else None
 
 
 def _known(tag: str) -> tuple[str, BaseResponse | None]:
@@ -134,12 +140,10 @@ def _known(tag: str) -> tuple[str, BaseResponse | None]:
 
 
 def _drawn(template: str, etag: str, **context: Any) -> Response:
-    """The page drawn, kept rendered under its ETag for the next phone that asks; its
-    stream (``services.streams``: the link's token is its channel) when there is one."""
-    stream = stream_url(f"live/{request.view_args['token']}") if request.view_args else None
+    """The page drawn, kept rendered under its ETag for the next phone that asks."""
     html = render_template(
         template, tv=_tv(), etag=etag, refresh=REFRESH_SECONDS, poll=POLL_SECONDS,
-        stream=stream, **context,
+        stream=_stream(), **context,
     )  # fmt: skip
     LIVE_PAGES.put(etag, html, len(html))
     return _page(html, etag)
