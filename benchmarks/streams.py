@@ -107,6 +107,7 @@ class Meter:
         self.stale: list[str] = []
         self.delivery: list[float] = []  # ms from the save's response to the message
         self.from_tap: list[float] = []  # ms from the keeper's tap (request sent)
+        self.shown: list[float] = []  # ms from the keeper's tap to the page asked again
         self.held = 0
         self.max_held = 0
 
@@ -195,7 +196,7 @@ async def subscriber(port: int, table: Table, path: str, kind: str, meter: Meter
             f"GET {channel} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n"
             "Accept: text/event-stream\r\n\r\n".encode()
         )
-        replay = True  # the first message after connecting is the channel's latest
+        replay = False  # live channels replay nothing on connect (nginx.conf: newest)
         try:
             status = (await reader.readline()).split()[1]
             if status != b"200":
@@ -234,9 +235,11 @@ async def _heard(
     save = table.saves[-1] if table.saves else None
     if table.tap is not None and heard >= table.tap[0]:  # before the save's response
         save = (table.tap[0], heard, table.tap[1])
-    if meter.measuring and save is not None and heard >= save[0] and not replay:
+    counted = meter.measuring and save is not None and heard >= save[0] and not replay
+    if counted and save is not None:
         meter.delivery.append(max(0.0, (heard - save[1]) * 1000))  # 0: before the response
         meter.from_tap.append((heard - save[0]) * 1000)
+    await asyncio.sleep(random.uniform(0, 0.25))  # as live.js: the table's phones apart
     started = time.monotonic()
     try:
         status, headers, body, _ = await http(
@@ -246,6 +249,8 @@ async def _heard(
         meter.error(f"{kind}: {exc!r}")
         return etag
     meter.took(kind, started)
+    if counted and save is not None:
+        meter.shown.append((time.monotonic() - save[0]) * 1000)
     if status not in (200, 304):
         meter.error(f"{kind}: status {status} {body[:200]!r}")
         return etag
@@ -366,6 +371,8 @@ def report(args: argparse.Namespace, result: dict[str, Any], tables: int) -> boo
     print(f"delivery after the save's response: p50 {d50:.1f} ms, p99 {d99:.1f} ms "
           f"({len(meter.delivery)} messages); from the keeper's tap: p50 "
           f"{pct(meter.from_tap, 50):.1f} ms, p99 {pct(meter.from_tap, 99):.1f} ms")  # fmt: skip
+    print(f"the new page on the phone, from the keeper's tap: p50 {pct(meter.shown, 50):.0f} "
+          f"ms, p99 {pct(meter.shown, 99):.0f} ms")  # fmt: skip
     cores = result["cpu"]
     print("CPU (cores): " + ", ".join(f"{k} {v:.2f}" for k, v in cores.items()))
     served = sum(v for k, v in cores.items() if k != "load generator")

@@ -1,7 +1,7 @@
 // The live view's only script (templates/live/): the page follows the game by itself.
 // Where the page has a stream (data-stream: the front's stream engine), each message says
 // the game changed and the page asks for itself once (?v= the message: past the front's
-// one-second cache); otherwise, and while the stream is down or silent, every few seconds
+// one-second cache of what was before, shared by the table's phones); otherwise, and while the stream is down or silent, every few seconds
 // while the page is in view it asks whether anything changed (If-None-Match with the
 // page's ETag): a 304 costs the server one query. On a 200
 // the main part of the page is replaced, folded sections stay as they were, and the rounds
@@ -155,9 +155,15 @@
     if (!stream || !window.EventSource || source || document.visibilityState === "hidden") return;
     source = new EventSource(stream);
     var hear = function () { heard = Date.now(); };
-    source.onopen = hear;
+    // Back on the stream after losing it: ask once (what changed meanwhile).
+    source.onopen = function () { if (heard) poll(); hear(); };
     source.addEventListener("ping", hear);
-    source.onmessage = function (e) { hear(); poll(e.data); };
+    // The table's phones hear a message together: each asks at its own moment within a
+    // quarter of a second, so most are answered by the front's cache of the first.
+    source.onmessage = function (e) {
+      hear();
+      setTimeout(function () { poll(e.data); }, Math.random() * 250);
+    };
   }
 
   keepAwake();
