@@ -1,13 +1,13 @@
 // The live view's only script (templates/live/): the page follows the game by itself.
 // Where the page has a stream (data-stream: the front's stream engine), each message says
 // the game changed and the page asks for itself once (?v= the message: past the front's
-// one-second cache of what was before, shared by the table's phones); otherwise, and while the stream is down or silent, every few seconds
-// while the page is in view it asks whether anything changed (If-None-Match with the
-// page's ETag): a 304 costs the server one query. On a 200
-// the main part of the page is replaced, folded sections stay as they were, and the rounds
-// that are new stand out for a moment. A link turned off shows the server's "not found".
-// Without this script the page reloads itself (<noscript> refresh). Also: copy buttons
-// for pay handles, and the screen kept awake where the browser allows it.
+// one-second cache of what was before, shared by the table's phones). Otherwise, and while
+// the stream is down or silent, every few seconds while the page is in view it asks
+// whether anything changed (If-None-Match with the page's ETag): a 304 costs the server
+// one query. On a 200 the main part of the page is replaced, folded sections stay as they
+// were, and the rounds that are new stand out for a moment. A link turned off shows the
+// server's "not found". Without this script the page reloads itself (<noscript> refresh).
+// Also: copy buttons for pay handles, and the screen kept awake where the browser allows.
 (function () {
   "use strict";
 
