@@ -41,6 +41,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
 import resource  # noqa: E402
+import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -423,6 +424,7 @@ def main() -> None:
                 print(f"--- {log}, last lines:", *lines[-15:], sep="\n")
     finally:
         stack("down", run=run)
+        shutil.rmtree(run.parent, ignore_errors=True)
     raise SystemExit(0 if ok else 1)
 
 
