@@ -8,7 +8,8 @@ that changes data is one transaction that commits or changes nothing
 - ``ledger``: a night's money book (``night_book`` settles it); ``settle``: recording
   payments, carries, write-offs and their undo;
 - ``regulars``, ``stats``, ``results``: the keeper's people and what they won over time;
-- ``live``: the players' links; ``payments``: handles and pay links (pure);
+- ``live``: the players' links; ``streams``: the news of each commit pushed to their
+  phones (and the keepers' sheets); ``payments``: handles and pay links (pure);
 - ``accounts``: a whole account exported, checked and imported, deleted; ``logins``,
   ``resets``, ``mail``: log-in limits and password resets.
 

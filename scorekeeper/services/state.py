@@ -51,7 +51,7 @@ from ..rules import (
     parse_round,
     replay,
 )
-from . import results
+from . import results, streams
 from .base import refuse
 from .keepers import kept_by
 from .regulars import keeping_as
@@ -429,6 +429,7 @@ def append_round(
         if counted == 1:
             if standings.finished:  # the one appended round that changes a result
                 results.touch(game_id)
+            streams.touch(game_id)  # the phones watching it hear of the commit
             conn.execute(_ADD_ROUND, {"game_id": game_id, "number": number, "data": stored})
             conn.execute(
                 _ADD_EDIT,

@@ -30,6 +30,7 @@ the link out of search engines and out of the pay services' logs.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from collections import OrderedDict, deque
@@ -64,6 +65,7 @@ from .headers import templates_version, unchanged
 from .lan import reach
 from .nights import night_or_404
 from .qr import qr_data_url
+from .streams import allow_stream, stream_url
 
 bp = Blueprint("live", __name__)
 
@@ -132,7 +134,16 @@ def _tv() -> bool:
 
 
 def _etag(tag: str) -> str:
-    return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}"
+    """The page's ETag: the state it shows, the templates, the layout, and whether it is
+    given a stream, and which (the page holds it)."""
+    stream = _stream()
+    streamed = f"-s{hashlib.sha256(stream.encode()).hexdigest()[:6]}" if stream else ""
+    return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}{streamed}"
+
+
+def _stream() -> str | None:
+    """The page's stream (``services.streams``: the link's token is its channel)."""
+    return stream_url(f"live/{request.view_args['token']}") if request.view_args else None
 
 
 def _known(tag: str) -> tuple[str, BaseResponse | None]:
@@ -149,8 +160,9 @@ def _known(tag: str) -> tuple[str, BaseResponse | None]:
 def _drawn(template: str, etag: str, **context: Any) -> Response:
     """The page drawn, kept rendered under its ETag for the next phone that asks."""
     html = render_template(
-        template, tv=_tv(), etag=etag, refresh=REFRESH_SECONDS, poll=POLL_SECONDS, **context
-    )
+        template, tv=_tv(), etag=etag, refresh=REFRESH_SECONDS, poll=POLL_SECONDS,
+        stream=_stream(), **context,
+    )  # fmt: skip
     LIVE_PAGES.put(etag, html, len(html))
     return _page(html, etag)
 
@@ -158,7 +170,7 @@ def _drawn(template: str, etag: str, **context: Any) -> Response:
 def _page(html: str, etag: str) -> Response:
     response = make_response(html)
     response.set_etag(etag, weak=True)
-    return response
+    return allow_stream(response)
 
 
 @bp.get("/live/<token>")

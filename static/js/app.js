@@ -264,6 +264,23 @@
     };
   }
 
+  // A keeper's open sheet follows the game where the front holds streams (#sheet-stream):
+  // a message is the game's version; a newer one than the page's (a co-keeper's round)
+  // draws the page again. Opened again when the page comes back into view or the network
+  // returns (phones drop background streams); the engine sends its last message on connect.
+  function followSheet(el) {
+    var version = parseInt(el.getAttribute("data-version"), 10), source = null;
+    function listen() {
+      if (source && source.readyState !== 2) return;
+      if (document.visibilityState === "hidden") return;
+      source = new EventSource(el.getAttribute("data-stream"));
+      source.onmessage = function (e) { if (parseInt(e.data, 10) > version) location.reload(); };
+    }
+    listen();
+    document.addEventListener("visibilitychange", listen);
+    window.addEventListener("online", function () { if (source) source.close(); listen(); });
+  }
+
   function cookie(name) {
     var found = document.cookie.match(new RegExp("(?:^|; )" + name + "=([^;]*)"));
     return found ? found[1] : "";
@@ -308,6 +325,8 @@
     }
     var saved = document.querySelector(".just-saved");
     if (saved) showSaved(saved);
+    var stream = document.getElementById("sheet-stream");
+    if (stream && window.EventSource) followSheet(stream);
     offline();
   }
 

@@ -1,10 +1,13 @@
 // The live view's only script (templates/live/): the page follows the game by itself.
-// Every few seconds, while the page is in view, it asks the server whether anything
-// changed (If-None-Match with the page's ETag): a 304 costs the server one query; on a 200
-// the main part of the page is replaced, folded sections stay as they were, and the rounds
-// that are new stand out for a moment. A link turned off shows the server's "not found".
-// Without this script the page reloads itself (<noscript> refresh). Also: copy buttons
-// for pay handles, and the screen kept awake where the browser allows it.
+// Where the page has a stream (data-stream: the front's stream engine), each message says
+// the game changed and the page asks for itself once (?v= the message: past the front's
+// one-second cache of what was before, shared by the table's phones). Otherwise, and while
+// the stream is down or silent, every few seconds while the page is in view it asks
+// whether anything changed (If-None-Match with the page's ETag): a 304 costs the server
+// one query. On a 200 the main part of the page is replaced, folded sections stay as they
+// were, and the rounds that are new stand out for a moment. A link turned off shows the
+// server's "not found". Without this script the page reloads itself (<noscript> refresh).
+// Also: copy buttons for pay handles, and the screen kept awake where the browser allows.
 (function () {
   "use strict";
 
@@ -14,6 +17,8 @@
   var etag = main.getAttribute("data-etag");
   var every = 1000 * (parseInt(main.getAttribute("data-poll") || "4", 10) || 4);
   var busy = false;
+  var stream = main.getAttribute("data-stream");
+  var source = null, heard = 0, waiting = null;
 
   function rounds(root) {
     var seen = {};
@@ -81,10 +86,13 @@
     if (status) status.textContent = "Updated " + new Date().toLocaleTimeString() + ".";
   }
 
-  function poll() {
-    if (busy || document.visibilityState === "hidden") return;
+  function poll(version) {
+    if (busy) { if (typeof version === "string") waiting = version; return; }
+    if (document.visibilityState === "hidden") return;
     busy = true;
-    fetch(window.location.href, {
+    var url = window.location.href.split("#")[0];
+    if (typeof version === "string") url += (url.indexOf("?") < 0 ? "?" : "&") + "v=" + version;
+    fetch(url, {
       headers: { "If-None-Match": etag },
       cache: "no-store",
       credentials: "omit",
@@ -97,7 +105,10 @@
       return r.text().then(replace);
     }).catch(function () {
       if (status) status.textContent = "Offline: trying again.";
-    }).then(function () { busy = false; });
+    }).then(function () {
+      busy = false;
+      if (waiting) { version = waiting; waiting = null; poll(version); }
+    });
   }
 
   function setup(root) {
@@ -125,9 +136,44 @@
     follow(main, null);
     window.addEventListener("resize", function () { follow(main, grids(main)); });
   }
+  // The stream: a message (or the engine's ping, every 20 s) counts as heard. The poll
+  // runs whenever the stream is not open or has been silent for longer than two pings (a
+  // proxy that buffers it); a stream closed for good, or silent, is opened again on the
+  // next tick, on coming back into view and when the network returns.
+  function open() { return source && source.readyState === 1 && Date.now() - heard < 45000; }
+
+  function tick() {
+    if (source && (source.readyState === 2 || (source.readyState === 1 && !open()))) {
+      source.close();
+      source = null;
+    }
+    listen();
+    if (!open()) poll();
+  }
+
+  function listen() {
+    if (!stream || !window.EventSource || source || document.visibilityState === "hidden") return;
+    source = new EventSource(stream);
+    var hear = function () { heard = Date.now(); };
+    // Back on the stream after losing it: ask once (what changed meanwhile).
+    source.onopen = function () { if (heard) poll(); hear(); };
+    source.addEventListener("ping", hear);
+    // The table's phones hear a message together: each asks at its own moment within a
+    // quarter of a second, so most are answered by the front's cache of the first.
+    source.onmessage = function (e) {
+      hear();
+      setTimeout(function () { poll(e.data); }, Math.random() * 250);
+    };
+  }
+
   keepAwake();
-  window.setInterval(poll, every);
+  listen();
+  window.setInterval(tick, every);
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { keepAwake(); poll(); }
+    if (document.visibilityState === "visible") { keepAwake(); tick(); }
+  });
+  window.addEventListener("online", function () {
+    if (source) { source.close(); source = null; }
+    tick();
   });
 })();

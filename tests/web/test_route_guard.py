@@ -48,6 +48,10 @@ PUBLIC_READ_ONLY = {"live.game", "live.night"}
 # date, nothing of its games or people) and are offered log in and sign up; a token never
 # made answers 404 like any unknown link.
 KEEPER_LINK = {"keepers.open_link"}
+# The stream engine's question before it lets a browser hold a keeper's sheet stream
+# (deploy/nginx.conf, nchan_authorize_request): 204 or 403, never a page or a redirect
+# (test_the_stream_question_says_yes_to_the_keepers_alone).
+STREAM_AUTH = {"games.stream_auth"}
 # What a co-keeper of the night may not do, though the URL names that night or its
 # game: 404, as for a stranger. Every other page of the night is theirs too.
 OWNER_ONLY = {
@@ -308,7 +312,7 @@ def test_every_changing_route_needs_the_csrf_token(site):
 def test_every_page_with_ids_is_for_its_owner_only(site):
     checked = 0
     for rule in rules(site.app, {"GET"}):
-        if not rule.arguments or rule.endpoint in PUBLIC_READ_ONLY | KEEPER_LINK:
+        if not rule.arguments or rule.endpoint in PUBLIC_READ_ONLY | KEEPER_LINK | STREAM_AUTH:
             continue  # the live views: see test_public_read_only_pages_*; the keeper link
         url = site.url(rule)
         owner = site.owner.client.get(url)
@@ -333,7 +337,7 @@ def test_a_co_keeper_reads_every_page_of_the_night_but_the_owners_alone(site):
     and merges (named by their own ids), which answer 404 as to a stranger."""
     read, refused = set(), set()
     for rule in rules(site.app, {"GET"}):
-        if not rule.arguments or rule.endpoint in PUBLIC_READ_ONLY | KEEPER_LINK:
+        if not rule.arguments or rule.endpoint in PUBLIC_READ_ONLY | KEEPER_LINK | STREAM_AUTH:
             continue
         response = site.co.client.get(site.url(rule))
         assert response.status_code in {200, 404}, (rule.rule, response.status_code)
@@ -342,6 +346,16 @@ def test_a_co_keeper_reads_every_page_of_the_night_but_the_owners_alone(site):
     assert refused == (OWNER_ONLY | regulars) & (read | refused)
     assert {"nights.show", "games.sheet", "games.history", "settle.payout"} <= read
     assert {"printouts.game_sheet", "printouts.payout_pdf", "games.new_round", "games.join"} <= read
+
+
+def test_the_stream_question_says_yes_to_the_keepers_alone(site):
+    (rule,) = [r for r in rules(site.app, {"GET"}) if r.endpoint in STREAM_AUTH]
+    url = site.url(rule)
+    assert site.owner.client.get(url).status_code == 204
+    assert site.co.client.get(url).status_code == 204
+    assert site.other.client.get(url).status_code == 403
+    assert site.anonymous().get(url).status_code == 403
+    assert site.owner.client.get(url.replace("/games/", "/games/9", 1)).status_code == 403
 
 
 def test_a_co_keeper_is_not_found_on_the_owners_alone_and_nothing_changes(site):

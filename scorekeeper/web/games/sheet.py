@@ -23,7 +23,8 @@ from ...rules.cards import describe_flipped_card
 from ...rules.display import Fact, cell_marks, legend, rebuy_reached
 from ...rules.table import joiners_seated
 from ..headers import templates_version, unchanged
-from .blueprint import bp, game_or_404, stamp_or_404, with_stamp
+from ..streams import stream_url
+from .blueprint import bp, game_or_404, owned_stamp, stamp_or_404, with_stamp
 
 
 def _etag(game_id: int, version: int) -> str:
@@ -190,7 +191,19 @@ def _page(
         conflict=conflict,
         change_fields=_change_fields(parts.version, token, new_submission()),
         csrf_token=lambda: token,  # the page's other forms (Log out, Show players)
+        stream=stream_url(f"game/{stamp.game_id}"),  # a co-keeper's rounds (app.js)
     )
+
+
+@bp.get("/games/<id:game_id>/stream-auth")
+def stream_auth(game_id: int) -> Response:
+    """May this browser hold the game's stream (``deploy/nginx.conf``'s
+    ``nchan_authorize_request``, with the subscriber's cookies): 204 for its keeper or a
+    co-keeper, else 403 (never the login redirect: the engine passes the status on)."""
+    stamp = owned_stamp(game_id)
+    if stamp is None and current_user.is_authenticated:
+        stamp = services.game_stamp(game_id, user=current_user)
+    return Response(status=204 if stamp is not None else 403)
 
 
 def _change_fields(version: int, csrf: str | Markup, submission: str | Markup) -> Markup:
