@@ -187,8 +187,7 @@ def main() -> None:
         found = re.search(r'id="live-url"[^>]* value="[^"]*(/live/night/[^"]+)"', html)
         assert found
         links[uid] = found.group(1)
-    live.RATE = 10**9  # measured here: no limit
-    live.LIMITER = live._Limiter(live.RATE, live.PER)
+    app.extensions["live_limiter"] = live._Limiter(10**9, live.PER)  # measured here: no limit
 
     def first_render(uid: int) -> Callable[[], Any]:
         def run() -> None:

@@ -41,6 +41,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -116,12 +117,17 @@ class _Limiter:
             return True
 
 
-LIMITER = _Limiter(RATE, PER, keys=5_000)  # at most ~20 MB of times per worker
+def _limiter() -> _Limiter:
+    """The app's limiter (one per app in each worker: at most ~20 MB of times)."""
+    found = current_app.extensions.get("live_limiter")
+    if found is None:
+        found = current_app.extensions["live_limiter"] = _Limiter(RATE, PER, keys=5_000)
+    return found
 
 
 def _limited() -> None:
     """429 to a client that asked too often (counted by its address, never by the link)."""
-    if not LIMITER.allow(request.remote_addr or ""):
+    if not _limiter().allow(request.remote_addr or ""):
         response = make_response("Too many requests from here: try again in a moment.", 429)
         response.headers["Retry-After"] = str(int(PER))
         abort(response)
