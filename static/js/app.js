@@ -274,7 +274,12 @@
     document.querySelectorAll("form[data-seating]").forEach(setupSeating);
     document.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (e) {
-        if (!window.confirm(form.getAttribute("data-confirm"))) e.preventDefault();
+        // A ticked option that changes what the tap does says so in the question too.
+        var said = form.getAttribute("data-confirm");
+        form.querySelectorAll("input[data-confirm-also]:checked").forEach(function (box) {
+          said += " " + box.getAttribute("data-confirm-also");
+        });
+        if (!window.confirm(said)) e.preventDefault();
       });
     });
     document.querySelectorAll("[data-copy]").forEach(function (button) {
