@@ -279,8 +279,8 @@ def test_the_night_link_shows_the_games_and_who_pays_whom_with_pay_links(
     assert "Friday" in text
     assert "Vegas Rummy Ann wins $2.00 · after 1 round" in text  # finished, folded
     assert "Pot: $0.00" not in text
-    # Money first: who pays whom, once, before the games.
-    assert text.index("Who pays whom") < text.index("Vegas Rummy") < text.index("Leading: Bob")
+    # The game in play first, then who pays whom, once, then the finished game.
+    assert text.index("Leading: Bob") < text.index("Who pays whom") < text.index("Vegas Rummy")
     assert text.count("Bob pays Ann $1.00") == 1
     assert "Rummy · after 1 round" in text and "Leading: Bob with 9" in text
     assert "Bob pays Ann $1.00" in text and "Cy pays Ann $1.00" in text
