@@ -72,7 +72,7 @@ def test_a_co_keeper_joins_by_the_link_and_enters_a_round_the_owner_sees(
     assert owner.totals() == {"Ann": 19, "Bob": 0, "Cy": 0}  # Rummy: the others pay Ann
     owner.goto(f"{sheet}/history")
     expect(owner.page.locator("ol.history li").first).to_contain_text(f"{CO}")
-    expect(owner.page.locator("ol.history li").first).to_contain_text("Round 1: Ann went out")
+    expect(owner.page.locator("ol.history li").first).to_contain_text("Deal 1: Ann went out")
 
     # The owner removes the co-keeper: the next tap on their phone finds nothing.
     owner.goto(f"/nights/{night}")

@@ -248,7 +248,7 @@ def test_two_keepers_typing_one_round_at_once_store_it_once(app, table):
     late = co.client.post(f"/games/{game}/rounds/new", data={**co_hidden, **theirs})
     assert late.status_code == 409
     said = text_of(late)
-    assert "changed on another phone" in said and "round 1 was not saved" in said
+    assert "changed on another phone" in said and "deal 1 was not saved" in said
     assert "Ann 4" in said or "Cy 6" in said  # what Carol typed, and the sheet below it
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(GameRound)) == 1
@@ -339,7 +339,7 @@ def test_a_removed_co_keeper_finds_nothing_of_the_night(app, table):
     # The link in force does not let her back in (test_a_removed_co_keeper_is_barred...).
     assert "Keep Friday with owner@example.com?" not in text_of(co.client.get(link))
     # History still says who entered round 1.
-    assert f"· {CO} Round 1" in text_of(owner.client.get(f"/games/{game}/history"))
+    assert f"· {CO} Deal 1" in text_of(owner.client.get(f"/games/{game}/history"))
 
 
 def test_a_removed_co_keeper_is_barred_from_the_old_link_until_let_back_in(app, table):
@@ -472,7 +472,7 @@ def test_deleting_a_co_keepers_account_leaves_the_night_and_what_they_entered(ap
     assert count(app, CoKeeper) == 0 and count(app, GameRound) == 3
     assert text_of(owner.client.get(f"/games/{game}")) == sheet
     history = text_of(owner.client.get(f"/games/{game}/history"))
-    assert "· a deleted account Round 3" in history
+    assert "· a deleted account Deal 3" in history
     with app.app_context():
         entry = db.session.scalars(select(LedgerEntry)).one()
         assert entry.user_id is None  # kept, recorded by a deleted account: nobody's else

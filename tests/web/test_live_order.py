@@ -13,9 +13,7 @@ from tests.web.test_live import finished_vegas, import_game, keeper, show_player
 __all__ = ["keeper"]  # the fixture, used by name
 
 
-def test_the_running_game_comes_first_and_money_once_none_runs(
-    app: Flask, keeper: Keeper
-) -> None:
+def test_the_running_game_comes_first_and_money_once_none_runs(app: Flask, keeper: Keeper) -> None:
     night = keeper.night(["Ann", "Bob", "Cy"], name="Friday")
     import_game(keeper, night, finished_vegas(["Ann", "Bob", "Cy"]))
     link = show_players(keeper, f"/nights/{night}/live")
@@ -31,7 +29,7 @@ def test_the_running_game_comes_first_and_money_once_none_runs(
     for url in (link, f"{link}?tv=1"):
         html = phone.get(url).get_data(as_text=True)
         text = text_of(phone.get(url))
-        running = text.index("Rummy · after 1 round")
+        running = text.index("Rummy · after 1 deal")
         assert running < text.index("Leading: Bob with 9") < text.index("Who pays whom"), url
         assert text.index("Who pays whom") < text.index("Vegas Rummy Ann wins"), url
         assert html.index('class="grid') < html.index('id="settle-h"'), url

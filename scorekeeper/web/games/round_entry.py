@@ -24,7 +24,7 @@ from ...forms import (
     options,
 )
 from ...models import Game
-from ...rules import RecordError, Standings, format_money
+from ...rules import RecordError, Standings, format_money, get_variant
 from .. import offline
 from .blueprint import bp, game_or_404, with_stamp
 from .round_form import RoundEntry
@@ -105,8 +105,9 @@ def _post_round(
     except services.Duplicate as dup:
         if queued and (done := offline.saved(game_id, form.submission.data)):
             return done  # stored a moment ago by the same round sent twice at once
+        word = entry.s.variant.display.round_word.capitalize()
         flash(
-            f"Round {dup.round_number or entry.number} was already saved (sent twice): it is "
+            f"{word} {dup.round_number or entry.number} was already saved (sent twice): it is "
             "recorded once.",
             "info",
         )
@@ -127,7 +128,8 @@ def _saved(game_id: int, entry: RoundEntry, submission: str) -> Response | tuple
         assert done is not None  # the save recorded its submission, in its commit
         return done
     if entry.editing:
-        flash(f"Round {entry.number} corrected; everything after it is recomputed.", "success")
+        word = entry.s.variant.display.round_word.capitalize()
+        flash(f"{word} {entry.number} corrected; everything after it is recomputed.", "success")
         return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"r{entry.number}"))
     # No anchor: the sheet opens at its banner (who deals next), Undo and the new row; the
     # script scrolls the grid box to the row (an anchor would scroll the banner away).
@@ -137,13 +139,17 @@ def _saved(game_id: int, entry: RoundEntry, submission: str) -> Response | tuple
 def _conflict(game_id: int, entry: RoundEntry) -> tuple[str, int]:
     """Another phone changed the game first: show the current sheet, save nothing."""
     number = checked_whole(request.form.get("round_number"), high=9_999) or entry.number
+    went_out = entry.values.get("went_out")
     hands = ", ".join(
-        f"{p.name} {entry.values.get(f'hand-{p.seat}', '') or '-'}" for p in entry.players
+        f"{p.name} went out"
+        if went_out and str(p.seat) == went_out
+        else f"{p.name} {entry.values.get(f'hand-{p.seat}', '') or 'no hand'}"
+        for p in entry.players
     )
     message = (
         "This game was changed on another phone while you were typing, so your "
-        f"round {number} was not saved. Here is the sheet as it is now. "
-        f"What you typed: {hands}."
+        f"{entry.s.variant.display.round_word} {number} was not saved. Here is the sheet as "
+        f"it is now. What you typed: {hands}."
     )
     return render_sheet(game_or_404(game_id), conflict=message), 409
 
@@ -163,13 +169,14 @@ def remove_last(game_id: int) -> Response:
             user=current_user,
         )
     except services.Duplicate:
-        flash("That round was already removed.", "info")
+        flash(f"That {get_variant(game.variant).display.round_word} was already removed.", "info")
     except services.Conflict:
         flash("The game changed on another phone: nothing was removed. Check the sheet.", "error")
     except (RecordError, services.Refused) as exc:
         flash(str(exc), "error")
     else:
-        flash(f"Round {number} removed (it stays in the history).", "success")
+        word = get_variant(game.variant).display.round_word.capitalize()
+        flash(f"{word} {number} removed (it stays in the history).", "success")
     return redirect(url_for("games.sheet", game_id=game_id))
 
 

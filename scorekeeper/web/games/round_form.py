@@ -386,8 +386,11 @@ def _read_flipped_card(entry: RoundEntry, form: MultiDict[str, str], data: dict[
         return
     wild = parse_flipped_card(raw)
     if wild is None:
+        rank = raw.upper()
         entry.errors["wild"] = (
-            "Write the flipped card as rank and suit, like 7C, QH or 10D, or JK for a joker."
+            f"Add the suit to {rank}: {rank}C, {rank}D, {rank}H or {rank}S (or JK for a joker)."
+            if rank in RANKS
+            else "Write the flipped card as rank and suit, like 7C, QH or 10D, or JK for a joker."
         )
     data["wild"] = wild
 
@@ -425,12 +428,17 @@ def _not_saved(entry: RoundEntry, status: int) -> tuple[Response, int]:
     general = errors.pop("general", "")
     if status == 200 and entry.expiries:  # asked before anything is saved
         currency = entry.s.pot.currency
+        price = {
+            x["seat"]: format_money(x["fee"], currency) if x["fee"] else "" for x in entry.expiries
+        }
         asks = " ".join(
-            f"{x['name']} reached {x['reached']}: re-buy for {format_money(x['fee'], currency)} "
-            f"(back to {x['reset']}) or drop out?"
+            f"{x['name']} reached {x['reached']}: re-buy"
+            f"{' for ' + price[x['seat']] if price[x['seat']] else ''}"
+            f" (back to {x['reset']}) or drop out?"
             for x in entry.expiries
         )
-        return offline.refused(f"{asks} Choose on the form, then save.")
+        asked = [{**x, "price": price[x["seat"]]} for x in entry.expiries]
+        return offline.refused(f"{asks} Choose on the form, then save.", expiries=asked)
     parts = [general] if general else []
     parts += errors.values()
     return offline.refused(" ".join(parts), errors, 400 if status == 400 else 422)
