@@ -55,9 +55,10 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Resp
     if queued and (done := offline.saved(game_id, request.form.get("submission", ""))):
         return done
     if number is None and s.finished:
+        over = f"This game is over: no more {s.variant.display.round_word}s."
         if queued:
-            return offline.refused("This game is over: no more rounds.")
-        flash("This game is over: no more rounds.", "info")
+            return offline.refused(over)
+        flash(over, "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     entry = RoundEntry.open(game, s, number)
     entry.queued = queued
