@@ -276,8 +276,10 @@ class DeleteNightForm(FlaskForm):
 
 
 class KeeperForm(FlaskForm):
-    """A keeper link's or a co-keeper's change: a confirmation, nothing else (each is
-    idempotent: a second post finds it done)."""
+    """A keeper link's or a co-keeper's change: a confirmation (each is idempotent: a
+    second post finds it done); removing a co-keeper may turn the link off too."""
+
+    link_off = BooleanField("Turn the keeper link off too")
 
 
 class JoinForm(VersionedForm):

@@ -403,7 +403,8 @@ async function sendAll() {
         await dropRound(head.id);
         await nextGoesOn(queue, head, answer.version);
       } else {
-        await putRound({ ...head, stopped: { reason: answer.reason, errors: answer.errors || {}, at: Date.now() } });
+        await putRound({ ...head, stopped: { reason: answer.reason, errors: answer.errors || {},
+        expiries: answer.expiries || [], at: Date.now() } });
       }
       await tell({ op: "queue", game: head.game });
     }
@@ -466,7 +467,8 @@ async function send(head, token) {
   if (response.status === 404) {
     return { reason: "This game is not among yours any more (deleted?), so the round cannot be saved. Discard it." };
   }
-  return { reason: json.refused || json.error || "The server could not save this round (" + response.status + ").", errors: json.errors };
+  return { reason: json.refused || json.error || "The server could not save this round (" + response.status + ").",
+    errors: json.errors, expiries: json.expiries };
 }
 
 {# The session's CSRF token, from the game's sheet (a redirect: nobody is logged in). #}

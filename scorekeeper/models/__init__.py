@@ -5,7 +5,8 @@ every total, expiry and payout is derived by replaying them with the rules engin
     accounts  users, logins, log-in attempts, password resets, one-time form ids
     play      nights, regulars and their handles, people, games, seats, rounds, history
     ledger    payments, carries and write-offs; each game's stored results
-    links     live links for the players at the table, keeper links and co-keepers
+    links     live links for the players at the table, keeper links, co-keepers and
+              their removals
 """
 
 from .accounts import (
@@ -19,7 +20,7 @@ from .accounts import (
     utcnow,
 )
 from .ledger import GameResult, LedgerEntry
-from .links import LIVE_TOKEN_BYTES, LIVE_TOKEN_MAX, CoKeeper, KeeperLink, LiveLink
+from .links import LIVE_TOKEN_BYTES, LIVE_TOKEN_MAX, CoKeeper, KeeperLink, KeeperRemoval, LiveLink
 from .play import Edit, Game, GameRound, Night, PaymentHandle, Person, Regular, RegularMerge, Seat
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "GameResult",
     "GameRound",
     "KeeperLink",
+    "KeeperRemoval",
     "LedgerEntry",
     "LiveLink",
     "LoginAttempt",

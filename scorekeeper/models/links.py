@@ -89,7 +89,8 @@ class KeeperLink(Model):
 class CoKeeper(Model):
     """Another account that keeps a night with its owner: enters, corrects and undoes
     rounds, adds late joiners and marks payments there (never deletes it, never sees the
-    owner's other nights). Removing a co-keeper deletes the row: access ends at once."""
+    owner's other nights). Removing a co-keeper deletes the row: access ends at once, and
+    a :class:`KeeperRemoval` bars the account from the night's keeper link."""
 
     __tablename__ = "co_keepers"
     __table_args__ = (UniqueConstraint("night_id", "user_id"),)
@@ -98,3 +99,29 @@ class CoKeeper(Model):
     night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class KeeperRemoval(Model):
+    """The owner removed ``user_id`` from keeping ``night_id``: an entry, kept, that bars
+    that account from the night's keeper links (the one in force and any renewed later)
+    until the owner lets them back in (``let_back_at`` set, the row kept). At most one
+    bar in force per night and account (a partial unique index: two taps of Remove at
+    once leave one). The removals and returns stay as the night's record of who kept it."""
+
+    __tablename__ = "keeper_removals"
+    __table_args__ = (
+        Index(
+            "uq_keeper_removals_in_force",
+            "night_id",
+            "user_id",
+            unique=True,
+            sqlite_where=text("let_back_at IS NULL"),
+            postgresql_where=text("let_back_at IS NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("nights.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    removed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    let_back_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -280,7 +280,7 @@ def game_chart(s: Standings, *, uid: str = "chart") -> Chart | None:
         y_ticks=tuple(Tick(f.y(v), str(v)) for v in range(f.lo, f.hi + 1, f.step)),
         series=tuple(series),
         lines=rules,
-        title="Score chart: running totals by round",
+        title=f"Score chart: running totals by {s.variant.display.round_word}",
         desc=_describe(s, finals, notes, rules),
     )
 
@@ -297,8 +297,8 @@ def _describe(
     s: Standings, finals: dict[str, int], notes: dict[str, str], rules: Sequence[Rule]
 ) -> str:
     """The chart in words (its SVG ``<desc>``): what is drawn and where everyone is now."""
-    n = len(s.rounds)
-    parts = [f"Each player's total after every round, from the start to round {n}."]
+    n, word = len(s.rounds), s.variant.display.round_word
+    parts = [f"Each player's total after every {word}, from the start to {word} {n}."]
     parts += [f"{rule.label}: {rule.value}." for rule in rules]
     now = ", ".join(
         f"{name} {finals[name]}{f' ({notes[name]})' if notes.get(name) else ''}" for name in finals

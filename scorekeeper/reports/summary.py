@@ -42,7 +42,7 @@ class PersonNet:
     name: str
     net_cents: int  # from the night's games, after its rounding
     net: str  # "+$10.00", "-$7.00", "$0.00"
-    words: str  # what is still to happen: "receives $10.00", "pays $7.00", "is even"
+    words: str  # what is still to happen: "receives $10.00", "pays $7.00", "is settled"
     balance_cents: int = 0  # what is still to happen, in minor units (+: to receive)
 
     @property
@@ -126,7 +126,8 @@ def _game_money(games: Sequence[tuple[str, Standings]]) -> tuple[list[GameMoney]
         if s.finished:
             status = _who_won_what(s)
         else:
-            rounds = f"{s.rounds_played} round{'s' if s.rounds_played != 1 else ''}"
+            word = s.variant.display.round_word
+            rounds = f"{s.rounds_played} {word}{'s' if s.rounds_played != 1 else ''}"
             status = (
                 f"In progress after {rounds}: not settled. The pot holds "
                 f"{format_money(s.pot.total, cur)}."
@@ -165,12 +166,16 @@ def night_summary_context(
     people = []
     for name, net in sorted(nets.items(), key=lambda kv: (-kv[1], kv[0].casefold())):
         balance = settlement.people.get(name, 0)
+        # Nothing left to pay or receive: "even" when the night left them where they
+        # started, "settled" when it did not and what moved (paid, carried) squared it.
         words = (
             f"receives {format_money(balance, currency)}"
             if balance > 0
             else f"pays {format_money(-balance, currency)}"
             if balance < 0
             else "is even"
+            if net == 0
+            else "is settled"
         )
         people.append(PersonNet(name, net, signed_money(net, currency), words, balance))
     if transfers is None:

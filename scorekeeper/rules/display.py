@@ -206,7 +206,7 @@ class GameDisplay(Generic[V]):
 
     wild_rule: ClassVar[str] = "none"  # the legend's sentence on what is wild
     round_head: ClassVar[str] = "#"  # the sheet's round column
-    round_word: ClassVar[str] = "round"  # what the table calls a round ("deal" in Contract)
+    round_word: ClassVar[str] = "round"  # what the table calls a round ("deal": Contract, Rummy)
     card_hint: ClassVar[str] = "K 7 JK"  # how a hand of cards is typed
     #: How the app reads what the rules leave open (the help page, the new-game form).
     help_rules: ClassVar[tuple[str, ...]] = ()
@@ -252,7 +252,7 @@ class GameDisplay(Generic[V]):
 
     def banner(self, nr: NextRound, settings: Settings) -> list[str]:
         """The round ahead in a few words: "Round 9", "Jacks wild", "11 cards", "×2"."""
-        parts = [f"Round {nr.number}", f"{nr.cards_per_player} cards"]
+        parts = [f"{self.round_word.capitalize()} {nr.number}", f"{nr.cards_per_player} cards"]
         if nr.multiplier > 1:
             parts.append(f"×{nr.multiplier}")
         return parts
@@ -269,7 +269,7 @@ class GameDisplay(Generic[V]):
     def standing_note(self, player: PlayerStanding) -> str:
         """A word on a player's place beyond the total (dropped out, contracts laid)."""
         if player.dropped_round is not None and not player.in_contention:
-            return f"dropped out in round {player.dropped_round}"
+            return f"dropped out in {self.round_word} {player.dropped_round}"
         return ""
 
     def progress(self, player: PlayerStanding) -> str | None:
@@ -293,7 +293,7 @@ class GameDisplay(Generic[V]):
         return (str(number),)
 
     def blank_columns(self) -> list[Column]:
-        return [Column("Round", 6, "right", "num")]
+        return [Column(self.round_word.capitalize(), 6, "right", "num")]
 
     def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
         """The rows of the blank sheet when the game fixes them (Texas: Threes ... Kings),

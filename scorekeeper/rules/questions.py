@@ -175,14 +175,21 @@ class RebuyOrDrop(Question):
     def items(self) -> tuple[Item, ...]:
         return tuple(self._item(x) for x in self.players)
 
+    def _price(self, x: Expiry) -> str:
+        """ " for $1.00" and the like; nothing in a game with no stakes (never "$0.00")."""
+        return f" for {format_money(x.fee, self.currency)}" if x.fee else ""
+
     def _item(self, x: Expiry) -> Item:
-        fee = format_money(x.fee, self.currency)
+        price = self._price(x)
         return Item(
             f"{x.name} reached {x.reached}.",
-            f"Re-buy for {fee} (back to {x.reset}) or drop out?",
+            f"Re-buy{price} (back to {x.reset}) or drop out?",
             Choice(
                 f"expiry-{x.seat}",
-                (Option("rebuy", f"Re-buy {fee}, back to {x.reset}"), Option("drop", "Drop out")),
+                (
+                    Option("rebuy", f"Re-buy{price.replace(' for', '')}, back to {x.reset}"),
+                    Option("drop", "Drop out"),
+                ),
                 "drop" if x.dropping else "rebuy",
             ),
         )
@@ -190,10 +197,23 @@ class RebuyOrDrop(Question):
     @property
     def sentence(self) -> str:
         return " ".join(
-            f"{x.name} reached {x.reached}: re-buy for {format_money(x.fee, self.currency)} "
-            f"(back to {x.reset}) or drop out?"
+            f"{x.name} reached {x.reached}: re-buy{self._price(x)} (back to {x.reset}) or drop out?"
             for x in self.players
         )
+
+    def offline(self) -> list[dict[str, str | int]]:
+        """The question as the phone's queue puts it back on the form (static/js/offline.js)."""
+        return [
+            {
+                "seat": x.seat,
+                "name": x.name,
+                "reached": x.reached,
+                "reset": x.reset,
+                "price": self._price(x).removeprefix(" for "),
+                "key": self.key,
+            }
+            for x in self.players
+        ]
 
     def drops(self, got: Mapping[str, str | Hand]) -> tuple[str, ...]:
         return tuple(x.name for x in self.players if got[f"expiry-{x.seat}"] == "drop")

@@ -9,6 +9,10 @@ of the owner's other nights, regulars or account.
 
 A keeper link (``/keep/<token>``) is found by its token alone, only while it is in force
 and its night is not deleted; otherwise nothing (the same 404 as a token never made).
+
+Removing a co-keeper ends their access at once and records a :class:`KeeperRemoval`: a
+bar on that account for that night, so the keeper link the others still use (or one
+renewed later) does not make them a co-keeper again, until the owner lets them back in.
 """
 
 from __future__ import annotations
@@ -17,11 +21,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, exists, or_, select
+from sqlalchemy import ColumnElement, delete, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import CoKeeper, KeeperLink, Night, User
+from ..models import CoKeeper, KeeperLink, KeeperRemoval, Night, User, utcnow
 from . import links
 from .base import transaction
 
@@ -77,12 +81,33 @@ def is_co_keeper(night_id: int, user_id: int) -> bool:
     return found is not None
 
 
+def is_barred(night_id: int, user_id: int) -> bool:
+    """The owner removed ``user_id`` from the night and has not let them back in."""
+    found = db.session.scalar(select(KeeperRemoval.id).where(*_bar(night_id, user_id)))
+    return found is not None
+
+
+def _bar(night_id: int, user_id: int) -> tuple[ColumnElement[bool], ...]:
+    return (
+        KeeperRemoval.night_id == night_id,
+        KeeperRemoval.user_id == user_id,
+        KeeperRemoval.let_back_at.is_(None),
+    )
+
+
+class Barred(Exception):
+    """The account was removed from keeping the night: the keeper link adds it no more."""
+
+
 @transaction
 def join(night: Night, user: User) -> bool:
     """Make ``user`` a co-keeper of ``night`` (the owner is one already); True when the
-    row was added. Idempotent: a second tap, or two at once, leave one row."""
+    row was added. Idempotent: a second tap, or two at once, leave one row. An account
+    the owner removed (and has not let back in) is refused: :class:`Barred`."""
     if night.owner_id == user.id or is_co_keeper(night.id, user.id):
         return False
+    if is_barred(night.id, user.id):
+        raise Barred
     db.session.add(CoKeeper(night_id=night.id, user_id=user.id))
     try:
         db.session.commit()
@@ -93,13 +118,46 @@ def join(night: Night, user: User) -> bool:
 
 
 @transaction
-def remove(night: Night, user_id: int) -> bool:
-    """End ``user_id``'s co-keeping of ``night`` at once; False when they were not one."""
+def remove(night: Night, user_id: int, *, link_off: bool = False) -> bool:
+    """End ``user_id``'s co-keeping of ``night`` at once and bar them from its keeper link
+    (an entry, until :func:`let_back`); with ``link_off`` the link in force goes off too
+    (the other co-keepers stay). One commit. False when they were not one (a second tap:
+    nothing more is recorded, the link is left as it is)."""
     gone = db.session.execute(
         delete(CoKeeper).where(CoKeeper.night_id == night.id, CoKeeper.user_id == user_id)
     ).rowcount  # type: ignore[attr-defined]
+    if not gone:
+        db.session.rollback()
+        return False
+    if not is_barred(night.id, user_id):
+        db.session.add(KeeperRemoval(night_id=night.id, user_id=user_id))
+    if link_off and (link := link_in_force(night.id)) is not None:
+        link.revoked_at = utcnow()
     db.session.commit()
-    return bool(gone)
+    return True
+
+
+@transaction
+def let_back(night: Night, user_id: int) -> bool:
+    """Lift the bar on ``user_id`` (the entry kept, with when): the keeper link lets them
+    keep the night again once they open it and confirm. False when no bar was in force."""
+    lifted = db.session.execute(
+        update(KeeperRemoval).where(*_bar(night.id, user_id)).values(let_back_at=utcnow())
+    ).rowcount  # type: ignore[attr-defined]
+    db.session.commit()
+    return bool(lifted)
+
+
+def removed(night_id: int) -> list[Keeping]:
+    """The accounts barred from the night (removed, not let back in), first removed
+    first; ``added_at`` is when they were removed."""
+    rows = db.session.execute(
+        select(User.id, User.email, KeeperRemoval.removed_at)
+        .join(KeeperRemoval, KeeperRemoval.user_id == User.id)
+        .where(KeeperRemoval.night_id == night_id, KeeperRemoval.let_back_at.is_(None))
+        .order_by(KeeperRemoval.removed_at, KeeperRemoval.id)
+    ).all()
+    return [Keeping(*row) for row in rows]
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,8 +32,8 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import LedgerEntry, Night, Regular, User
-from ..rules import Settlement, Standings, Transfer, format_money, name_key, settle
+from ..models import Edit, Game, LedgerEntry, Night, Regular, User
+from ..rules import Settlement, Standings, Transfer, format_money, get_variant, name_key, settle
 from ..rules.forgiving import forgiven
 from ..rules.money import signed_money
 from ..rules.settlement import net_by_person, round_to_unit
@@ -122,17 +122,70 @@ class OpenTransfer:
 
 @dataclass(frozen=True, slots=True)
 class MovedSince:
-    """The games' part of the balances moved after money was last recorded."""
+    """The games' part of the balances moved after money was last recorded: by whom and
+    how (``edits``: "round 3 of Vegas Rummy corrected by ann@example.com", the latest
+    few), and how much for each person."""
 
     since: datetime
     changes: tuple[tuple[str, int], ...]  # (name, how much their games' part moved)
+    edits: tuple[str, ...] = ()
+    more_edits: int = 0  # changes left out of ``edits``
 
-    def sentence(self, currency: str) -> str:
+    def sentence(self, currency: str, where: str = "above") -> str:
+        """``where`` the transfers still to pay stand from this note: "above" (the chat
+        text and the PDF, which list them first) or "below" (the payout page)."""
         moved = ", ".join(f"{n} {signed_money(c, currency)}" for n, c in self.changes)
+        what = "; ".join(self.edits)
+        if self.more_edits:
+            what += f"; and {self.more_edits} more change{'s' if self.more_edits > 1 else ''}"
         return (
-            f"The games changed after money was last recorded here: {moved}. What was paid "
-            "and carried stays as it was; what is still to pay is worked out again above."
+            f"The games changed after money was last recorded here"
+            f"{f' ({what})' if what else ''}: {moved}. What was paid and carried stays as it"
+            f" was; what is still to pay is worked out again {where}."
         )
+
+
+#: The changes of a game that move its money, as the note words them.
+MOVING = {
+    "add": "{word} {n} of {game} entered",
+    "edit": "{word} {n} of {game} corrected",
+    "remove": "{word} {n} of {game} removed",
+    "import": "{game} imported",
+    "delete": "{game} deleted",
+    "restore": "{game} restored",
+}
+EDITS_NAMED = 3
+
+
+def _edits_since(night: Night, since: datetime) -> tuple[tuple[str, ...], int]:
+    """The night's game changes after ``since`` that move money, the latest
+    ``EDITS_NAMED`` worded (oldest first), and how many more there were. A game whose
+    title another of the night's games shares is told apart by its place ("Rummy 2")."""
+    games = db.session.execute(
+        select(Game.id, Game.variant).where(Game.night_id == night.id).order_by(Game.id)
+    ).all()
+    titles: dict[int, str] = {}
+    for game_id, variant in games:
+        same = [g for g, v in games if v == variant]
+        title = get_variant(variant).title
+        titles[game_id] = f"{title} {same.index(game_id) + 1}" if len(same) > 1 else title
+    rows = db.session.execute(
+        select(Edit.action, Edit.round_number, Edit.game_id, Game.variant, User.email)
+        .join(Game, Game.id == Edit.game_id)
+        .outerjoin(User, User.id == Edit.user_id)
+        .where(Game.night_id == night.id, Edit.created_at > since)
+        .where(Edit.action.in_(MOVING))
+        .order_by(Edit.id)
+    ).all()
+    worded = [
+        MOVING[action].format(
+            word=get_variant(variant).display.round_word, n=number, game=titles[game_id]
+        )
+        + f" by {email or 'a deleted account'}"
+        for action, number, game_id, variant, email in rows
+    ]
+    latest = worded[-EDITS_NAMED:]
+    return tuple(latest), len(worded) - len(latest)
 
 
 @dataclass
@@ -355,7 +408,9 @@ def _moved_since(
             changes.append((name, delta))
     if not changes:
         return None
-    return MovedSince(last.created_at, tuple(sorted(changes, key=lambda c: c[0].casefold())))
+    edits, more = _edits_since(night, last.created_at)
+    ordered = tuple(sorted(changes, key=lambda c: c[0].casefold()))
+    return MovedSince(last.created_at, ordered, edits, more)
 
 
 def later_nights(night: Night, user: User) -> list[Night]:

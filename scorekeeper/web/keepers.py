@@ -36,12 +36,13 @@ def keepers_section(night: Night) -> dict[str, Any]:
         "keeper_url": url,
         "keeper_qr": qr_data_url(url) if url else None,
         "co_keepers": keepers.co_keepers(night.id),
+        "removed_keepers": keepers.removed(night.id),
         "keeper_form": KeeperForm(),
     }
 
 
 @bp.route("/keep/<token>", methods=["GET", "POST"])
-def open_link(token: str) -> str | Response:
+def open_link(token: str) -> str | Response | tuple[str, int]:
     """The keeper link: "Keep <night> with <owner>?", then the night. Opened logged out,
     it says who invites to which night, and leads to log in or sign up and back here."""
     night = keepers.night_of_link(token) if live.plausible(token) else None
@@ -53,12 +54,23 @@ def open_link(token: str) -> str | Response:
         return render_template("keepers/invite.html", night=night, back=request.path)
     if night.owner_id == current_user.id or keepers.is_co_keeper(night.id, current_user.id):
         return redirect(url_for("nights.show", night_id=night.id))
+    if keepers.is_barred(night.id, current_user.id):
+        return _barred(night)
     form = KeeperForm()
     if request.method == "POST" and form.validate_on_submit():
-        keepers.join(night, current_user)
+        try:
+            keepers.join(night, current_user)
+        except keepers.Barred:  # removed while the question was open
+            return _barred(night)
         flash(f"You keep {night.name} with {night.owner.email} now.", "success")
         return redirect(url_for("nights.show", night_id=night.id))
     return render_template("keepers/confirm.html", night=night, form=form)
+
+
+def _barred(night: Night) -> tuple[str, int]:
+    """The link, opened by someone its owner removed: said plainly, nothing of the night
+    beyond what they knew (its name and owner), 403."""
+    return render_template("keepers/barred.html", night=night), 403
 
 
 def _own_night(night_id: int) -> Night:
@@ -107,15 +119,37 @@ def change_link(night_id: int, change: str) -> Response:
 @bp.post("/nights/<id:night_id>/keepers/<id:user_id>/remove")
 @login_required
 def remove(night_id: int, user_id: int) -> Response:
-    """Remove a co-keeper: their access to the night ends at once. A second tap finds
-    them removed already and says the same."""
+    """Remove a co-keeper: their access to the night ends at once and the keeper link no
+    longer lets them in (until "Let back in"); with "Turn the keeper link off too"
+    ticked, the link goes off for everyone (the other co-keepers stay). A second tap
+    finds them removed already and says the same."""
     night = _own_night(night_id)
     found = {k.user_id: k.email for k in keepers.co_keepers(night.id)}
-    keepers.remove(night, user_id)
-    if user_id in found:
-        again = " Renew or turn off the keeper link, or it lets them back in."
-        again = again if keepers.link_in_force(night.id) else ""
-        flash(f"{found[user_id]} no longer keeps {night.name}.{again}", "success")
+    link_off = KeeperForm().link_off.data
+    if keepers.remove(night, user_id, link_off=link_off):
+        said = f"{found[user_id]} no longer keeps {night.name}."
+        said += " The keeper link will not let them back in until you tap Let back in."
+        if link_off:
+            said += " The keeper link is off too: the other co-keepers stay; make a new"
+            said += " link for anyone still to join."
+        flash(said, "success")
     else:
         flash("Removed already: they no longer keep this night.", "info")
+    return _back(night.id)
+
+
+@bp.post("/nights/<id:night_id>/keepers/<id:user_id>/let-back")
+@login_required
+def let_back(night_id: int, user_id: int) -> Response:
+    """Lift a removed keeper's bar: the keeper link lets them in again once they open it
+    and confirm (nobody is added by this tap). A second tap changes nothing more."""
+    night = _own_night(night_id)
+    found = {k.user_id: k.email for k in keepers.removed(night.id)}
+    if keepers.let_back(night, user_id):
+        flash(
+            f"{found[user_id]} may keep {night.name} again: they open the keeper link and confirm.",
+            "success",
+        )
+    else:
+        flash("Let back in already: the keeper link lets them in.", "info")
     return _back(night.id)

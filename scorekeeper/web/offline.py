@@ -14,6 +14,7 @@ import functools
 import hashlib
 import hmac
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 from flask_login import current_user
@@ -100,10 +101,18 @@ def saved(game_id: int, submission: str) -> tuple[Response, int] | None:
 
 
 def refused(
-    message: str, errors: dict[str, str] | None = None, status: int = 422
+    message: str,
+    errors: dict[str, str] | None = None,
+    status: int = 422,
+    *,
+    expiries: list[dict[str, Any]] | None = None,
 ) -> tuple[Response, int]:
-    """Not saved, and sending it again will not change that: the keeper looks at it."""
-    return jsonify({"refused": message, "errors": errors or {}}), status
+    """Not saved, and sending it again will not change that: the keeper looks at it.
+    ``expiries``: who expired in the round, asked "re-buy or drop out?" (each with seat,
+    name, reached, reset and the re-buy's price in words, "" with no stakes), so the
+    phone puts the question on the round's form as the server would."""
+    answer = {"refused": message, "errors": errors or {}, "expiries": expiries or []}
+    return jsonify(answer), status
 
 
 def changed_meanwhile() -> tuple[Response, int]:

@@ -67,6 +67,25 @@
     if (document.body.hasAttribute("data-offline")) { // a kept copy: no Undo from it
       var undo = document.querySelector("[data-undo]");
       if (undo) undo.hidden = true;
+      // Back online, the page stops saying it is offline: a round form keeps what is
+      // typed in it (Save sends it now); any other page is loaded again, as it is now.
+      var again = "sk-kept-again:" + location.pathname;
+      var backOnline = function () {
+        if (!navigator.onLine) return; // Chrome may say "online" while it is not
+        if (!form) { location.reload(); return; }
+        var notice = document.querySelector(".flash-offline");
+        if (notice) notice.parentNode.removeChild(notice);
+        document.body.removeAttribute("data-offline");
+      };
+      window.addEventListener("online", backOnline);
+      // A kept copy shown although the phone is online (the network came back while it
+      // was being asked for): asked once more, a moment later.
+      if (navigator.onLine && !form && !sessionStorage.getItem(again)) {
+        sessionStorage.setItem(again, "1");
+        setTimeout(backOnline, 1500);
+      }
+    } else {
+      sessionStorage.removeItem("sk-kept-again:" + location.pathname);
     }
     if (form && !(workers && workers.controller)) withoutWorker(form);
     if (!workers) return;
@@ -306,7 +325,12 @@
     document.querySelectorAll("form[data-seating]").forEach(setupSeating);
     document.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (e) {
-        if (!window.confirm(form.getAttribute("data-confirm"))) e.preventDefault();
+        // A ticked option that changes what the tap does says so in the question too.
+        var said = form.getAttribute("data-confirm");
+        form.querySelectorAll("input[data-confirm-also]:checked").forEach(function (box) {
+          said += " " + box.getAttribute("data-confirm-also");
+        });
+        if (!window.confirm(said)) e.preventDefault();
       });
     });
     document.querySelectorAll("[data-copy]").forEach(function (button) {

@@ -215,5 +215,64 @@
     });
   }
 
+  // The optional flipped wild card (Vegas), read as the server reads it
+  // (scorekeeper/rules/cards.py parse_flipped_card): a rank and a suit, or a joker. What
+  // it cannot be is said at the field before Save, not after a round waited offline.
+  var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  var SUIT_SIGNS = { "\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S" };
+  function flippedProblem(text) {
+    var card = text.trim().toUpperCase().replace(/[\u2663\u2666\u2665\u2660]/g, function (s) {
+      return SUIT_SIGNS[s];
+    });
+    if (!card || card === "JK" || card === "JOKER") return null;
+    if (/[CDHS]$/.test(card) && RANKS.indexOf(card.slice(0, -1)) >= 0) return null;
+    if (RANKS.indexOf(card) >= 0) {
+      return "Add the suit to " + card + ": " + ["C", "D", "H", "S"].map(function (suit) {
+        return card + suit;
+      }).join(", ").replace(/, (\w+)$/, " or $1") + " (or JK for a joker).";
+    }
+    return "Write the flipped card as rank and suit, like 7C, QH or 10D, or JK for a joker.";
+  }
+
+  function setupFlippedCard(form) {
+    var input = form.querySelector("input[name=wild]");
+    if (!input) return;
+    var field = input.closest(".field");
+    function say(problem) {
+      var shown = field.querySelector(".error");
+      if (!problem) {
+        if (shown) shown.parentNode.removeChild(shown);
+        field.classList.remove("has-error");
+        input.removeAttribute("aria-invalid");
+        input.setAttribute("aria-describedby", "wild-hint");
+        return;
+      }
+      if (!shown) {
+        shown = document.createElement("p");
+        shown.className = "error";
+        shown.id = "wild-error";
+        field.appendChild(shown);
+      }
+      shown.textContent = problem;
+      field.classList.add("has-error");
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", "wild-hint wild-error");
+    }
+    input.addEventListener("change", function () { say(flippedProblem(input.value)); });
+    input.addEventListener("input", function () {
+      if (!flippedProblem(input.value)) say(null);
+    });
+    // Before every other submit listener (the offline queue's among them): not sent.
+    form.addEventListener("submit", function (e) {
+      var problem = flippedProblem(input.value);
+      if (!problem) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      say(problem);
+      input.focus();
+    }, true);
+  }
+
+  document.querySelectorAll("form.round-form").forEach(setupFlippedCard);
   document.querySelectorAll("form.round-form").forEach(setupRoundForm);
 })();

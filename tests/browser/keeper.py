@@ -222,7 +222,7 @@ class Keeper:
         wild: str | None = None,
     ) -> int:
         """From the sheet: Enter round N, fill it in, save; back on the sheet."""
-        self.follow(self.link(re.compile(r"^Enter round \d+$")))
+        self.follow(self.link(re.compile(r"^Enter (?:round|deal) \d+$")))  # deal: Contract, Rummy
         number = self.round_number()
         self.fill_round(went_out, hands, wild=wild)
         self.save()
@@ -237,7 +237,7 @@ class Keeper:
 
     def round_number(self) -> int:
         heading = self.page.get_by_role("heading", level=1).inner_text()
-        match = re.search(r"round (\d+)", heading, re.I)
+        match = re.search(r"(?:round|deal) (\d+)", heading, re.I)
         assert match, heading
         return int(match.group(1))
 

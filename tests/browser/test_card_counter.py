@@ -221,7 +221,7 @@ def test_rummy_counter_the_goer_out_scores_the_hands(
     keeper, night = start(page, live_server, players)
     game = keeper.new_game(night, title, players)
     assert keeper.api_game(game)["record"]["variant"] == variant
-    keeper.follow(keeper.link("Enter round 1"))
+    keeper.follow(keeper.link(re.compile(r"^Enter (?:round|deal) 1$")))
     keeper.fill_round("Ann", {})
     counter = keeper.counter("Bob")
     expect(counter.get_by_role("button", name=re.compile(r"^JK "))).to_have_count(0)
@@ -274,7 +274,7 @@ def test_the_pad_keeps_one_order_with_the_rounds_values(
     in this game (Dummy's A 15 and 2 50 used to sort after the 3 to 9 at 5)."""
     keeper, night = start(page, live_server, ["Ann", "Bob", "Cy"])
     keeper.new_game(night, title, ["Ann", "Bob", "Cy"], settings=settings)
-    keeper.follow(keeper.link("Enter round 1"))
+    keeper.follow(keeper.link(re.compile(r"^Enter (?:round|deal) 1$")))
     keeper.fill_round("Ann", {})
     keys = pad_keys(keeper, "Bob")
     assert [code for code, _ in keys] == ORDER + extra
@@ -306,7 +306,7 @@ def test_next_on_the_pad_moves_on_to_the_next_hand(page: Page, live_server: str)
     players = ["Ann", "Bob", "Cy", "Dee"]
     keeper, night = start(page, live_server, players)
     game = keeper.new_game(night, "Rummy", players)
-    keeper.follow(keeper.link("Enter round 1"))
+    keeper.follow(keeper.link("Enter deal 1"))
     keeper.tap(keeper.went_out_choice("Bob"))  # Ann deals, Bob starts: Cy, Dee, Ann
     expect(keeper.hand_input("Cy")).to_be_focused()
     keeper.tap_cards("Cy", [("K", 10), ("7", 7)])

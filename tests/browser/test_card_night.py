@@ -352,7 +352,7 @@ def test_pdf_downloads_from_the_sheet_and_the_payout(page: Page, live_server: st
     game = keeper.new_game(night, "Rummy", ["Ann", "Bob"], settings={"Target score": "50"})
     keeper.enter_round("Ann", {"Bob": "K Q J 10 9 8"})  # 10+10+10+10+9+8 = 57: Ann wins
     assert keeper.totals() == {"Ann": 57, "Bob": 0}
-    assert keeper.result().startswith("Ann won after 1 round")
+    assert keeper.result().startswith("Ann won after 1 deal")
     places = {
         "sheet": f"/games/{game}",
         "payout summary": f"/nights/{night}/payout",

@@ -2,7 +2,8 @@
 keeper link (QR code and link on the night page); a second phone, logged out, opens the
 link, signs up and logs in on the way back to it, confirms "Keep <night> with <owner>?",
 and enters a round; the owner's sheet shows it, and the history says who entered it. The
-owner removes the co-keeper, whose next tap finds nothing."""
+owner removes the co-keeper, whose next tap finds nothing, and whose old link does not
+let them back in until the owner does; removed again with the link turned off too."""
 
 from __future__ import annotations
 
@@ -71,13 +72,46 @@ def test_a_co_keeper_joins_by_the_link_and_enters_a_round_the_owner_sees(
     assert owner.totals() == {"Ann": 19, "Bob": 0, "Cy": 0}  # Rummy: the others pay Ann
     owner.goto(f"{sheet}/history")
     expect(owner.page.locator("ol.history li").first).to_contain_text(f"{CO}")
-    expect(owner.page.locator("ol.history li").first).to_contain_text("Round 1: Ann went out")
+    expect(owner.page.locator("ol.history li").first).to_contain_text("Deal 1: Ann went out")
 
     # The owner removes the co-keeper: the next tap on their phone finds nothing.
     owner.goto(f"/nights/{night}")
     expect(owner.page.locator("#keepers")).to_contain_text(CO)
-    owner.page.once("dialog", lambda dialog: dialog.accept())
+    asked: list[str] = []
+
+    def accept(dialog) -> None:  # type: ignore[no-untyped-def]
+        asked.append(dialog.message)
+        dialog.accept()
+
+    owner.page.once("dialog", accept)
     owner.tap(owner.button(f"Remove {CO}"))
     expect(owner.page.locator("p.flash")).to_contain_text(f"{CO} no longer keeps Friday cards.")
+    assert "the keeper link will not let them back in until you tap Let back in" in asked[0]
+    assert "goes off too" not in asked[0]
     response = co.page.goto(f"{live_server}{sheet}")
+    assert response is not None and response.status == 404
+
+    # The link they already have does not make them a co-keeper again.
+    response = co.page.goto(link)
+    assert response is not None and response.status == 403
+    heading = co.page.get_by_role("heading", level=1)
+    expect(heading).to_have_text(f"{OWNER} removed you from Friday cards")
+    expect(co.button("Keep this night")).to_have_count(0)
+
+    # The owner lets them back in; the link works for them again.
+    owner.page.once("dialog", accept)
+    owner.tap(owner.button(f"Let {CO} back in"))
+    expect(owner.page.locator("p.flash")).to_contain_text(f"{CO} may keep Friday cards again")
+    co.page.goto(link)
+    co.tap(co.button("Keep this night"))
+    expect(co.page).to_have_url(re.compile(rf"/nights/{night}$"))
+
+    # Removed again with the link off too: the question says so, and the link is off.
+    owner.goto(f"/nights/{night}")
+    owner.page.get_by_label("Turn the keeper link off too").check()
+    owner.page.once("dialog", accept)
+    owner.tap(owner.button(f"Remove {CO}"))
+    expect(owner.page.locator("p.flash")).to_contain_text("The keeper link is off too")
+    assert "The keeper link goes off too" in asked[-1]
+    response = co.page.goto(link)
     assert response is not None and response.status == 404

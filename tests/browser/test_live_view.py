@@ -64,14 +64,12 @@ def test_a_player_sees_the_saved_round_within_10_s_and_a_turned_off_link_is_gone
     assert player.context.cookies() == []
     totals = player.locator("table.grid tr.totals")
     expect(totals).to_contain_text("19")
-    expect(player.locator("section.banner")).to_contain_text("Round 2")
+    expect(player.locator("section.banner")).to_contain_text("Deal 2")
 
     keeper.goto(sheet.split("?")[0])
     keeper.enter_round("Bob", {"Ann": "5", "Cy": "10"})
     saved = time.monotonic()
-    expect(player.locator("section.banner")).to_contain_text(
-        "Round 3", timeout=SEEN_WITHIN_S * 1000
-    )
+    expect(player.locator("section.banner")).to_contain_text("Deal 3", timeout=SEEN_WITHIN_S * 1000)
     seen = time.monotonic() - saved
     assert seen < SEEN_WITHIN_S, seen
     assert player.url == link  # updated in place, not reloaded
@@ -105,7 +103,7 @@ def test_with_javascript_off_the_page_reloads_itself(
     link = show_players(keeper, "Show players")
     player = new_context(java_script_enabled=False).new_page()
     player.goto(link)
-    expect(player.get_by_text("No rounds yet.")).to_be_visible()
+    expect(player.get_by_text("No deals yet.")).to_be_visible()
     keeper.goto(keeper.path().removesuffix("/live"))
     keeper.enter_round("Ann", {"Bob": "9"})
     expect(player.locator("table.grid tr.totals")).to_contain_text("9", timeout=15_000)
@@ -244,7 +242,7 @@ def test_live_pages_on_phones_have_nothing_overlapping_and_pass_axe(
     url = site.game if which == "game" else site.night
     response = page.goto(url)
     assert response is not None and response.status == 200
-    expect(page.locator("table.grid").last).to_be_visible()
+    expect(page.locator("table.grid").first).to_be_visible()
     assert page_width(page) <= SIZES[size]["width"], "the live page scrolls sideways"
     # Open what is folded (a finished game, the charts, the table rules): all is checked.
     page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")

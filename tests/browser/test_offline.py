@@ -110,10 +110,12 @@ def enter_waiting_round(
     page = keeper.page
     before = page.locator("tr.pending").count()
     last = int(pending(page)[-1][0].split()[0]) if before else None
-    keeper.follow(keeper.link(re.compile(r"^Enter round \d+$")))
+    keeper.follow(keeper.link(re.compile(r"^Enter (?:round|deal) \d+$")))
     expect(page.locator(".flash-offline")).to_contain_text("Offline: showing the round form as of")
     if last:  # typed behind rounds that wait: numbered after them
-        expect(page.get_by_role("heading", level=1)).to_have_text(f"Round {last + 1}")
+        expect(page.get_by_role("heading", level=1)).to_have_text(
+            re.compile(rf"^(Round|Deal) {last + 1}$")
+        )
     keeper.fill_round(went_out, hands, wild=wild)
     for name, tapped in (cards or {}).items():
         keeper.tap_cards(name, tapped)
@@ -162,14 +164,14 @@ def test_three_rounds_saved_offline_are_stored_once_each_in_order(
     # are the saved rounds' only (none yet), and say so.
     expect(page.locator(".flash-offline")).to_contain_text("Offline: showing the sheet as of")
     assert pending(page) == [["1 pending", "out", "10", "5+5"]]
-    expect(page.locator(".pending-note")).to_contain_text("1 round typed on this phone waits")
+    expect(page.locator(".pending-note")).to_contain_text("1 deal typed on this phone waits")
     expect(page.locator("tr.totals th")).to_have_text(re.compile(r"Total\s*saved only"))
     assert keeper.totals() == {"Ann": 0, "Bob": 0, "Cy": 0}
 
     # The card counter works offline too: Cy's hand is the king and the seven tapped.
     enter_waiting_round(keeper, "Bob", {"Ann": "3"}, cards={"Cy": [("K", 10), ("7", 7)]})
     enter_waiting_round(keeper, "Cy", {"Ann": "12", "Bob": "0"})
-    expect(keeper.link("Enter round 4")).to_be_visible()
+    expect(keeper.link("Enter deal 4")).to_be_visible()
 
     keeper.follow(keeper.link("Friday cards"))  # the night page, kept when it was opened
     expect(page.locator(".flash-offline")).to_contain_text("Offline: showing the night as of")
@@ -222,7 +224,7 @@ def test_the_network_drops_in_the_middle_of_a_request(page: Page, live_server: s
 
     # Online: Save, the answer is lost.
     context.route(re.compile(r".*/rounds/new$"), drop_answer("text/html"))
-    keeper.follow(keeper.link("Enter round 1"))
+    keeper.follow(keeper.link("Enter deal 1"))
     keeper.fill_round("Ann", {"Bob": "10", "Cy": "5+5"})
     keeper.save()
     page.wait_for_url(re.compile(rf"/games/{game}$"))
@@ -267,14 +269,14 @@ def test_a_refused_round_stops_the_queue_until_fixed_or_discarded(
     page.context.set_offline(False)
     # Round 1 is stored; round 2 is refused, and nothing after it is sent.
     note = page.locator(".pending-note")
-    expect(note).to_contain_text("Round 2 was not saved: Ann: 'ZZ' is not points or a card")
-    expect(note).to_contain_text("(2 more rounds wait behind it)")
+    expect(note).to_contain_text("Deal 2 was not saved: Ann: 'ZZ' is not points or a card")
+    expect(note).to_contain_text("(2 more deals wait behind it)")
     expect(page.locator("tr#r1")).to_be_visible()
     assert [row[0] for row in pending(page)] == ["2 not saved", "3 pending", "4 pending"]
     assert len(rounds_of(keeper, game)) == 1
 
     # Its form, as typed, with the reason: fixed and saved, the queue goes on.
-    keeper.follow(keeper.link("Fix or discard round 2"))
+    keeper.follow(keeper.link("Fix or discard deal 2"))
     expect(page.locator(".queue-note")).to_contain_text("was not saved: Ann: 'ZZ'")
     expect(keeper.hand_input("Ann")).to_have_value("ZZ")
     expect(keeper.hand_input("Ann")).to_have_attribute("aria-invalid", "true")
@@ -283,14 +285,14 @@ def test_a_refused_round_stops_the_queue_until_fixed_or_discarded(
     keeper.hand_input("Ann").fill("9")
     keeper.save()
     # Round 3 is refused next; the fourth still waits.
-    expect(page.locator(".pending-note")).to_contain_text("Round 3 was not saved")
+    expect(page.locator(".pending-note")).to_contain_text("Deal 3 was not saved")
     expect(page.locator("tr#r2")).to_be_visible()
     assert len(rounds_of(keeper, game)) == 2
 
-    keeper.follow(keeper.link("Fix or discard round 3"))
+    keeper.follow(keeper.link("Fix or discard deal 3"))
     expect(keeper.hand_input("Ann")).to_have_value("XX")
     page.once("dialog", lambda dialog: dialog.accept())
-    keeper.tap(keeper.button("Discard round 3"))
+    keeper.tap(keeper.button("Discard deal 3"))
     page.wait_for_url(re.compile(rf"/games/{game}$"))
     all_stored(
         keeper,
@@ -317,10 +319,14 @@ def test_an_expiry_waits_for_the_keepers_re_buy_or_drop(page: Page, live_server:
     )
     keeper.follow(keeper.link("Fix or discard round 2"))
     expect(keeper.hand_input("Bob")).to_have_value("45")
-    keeper.save()  # the server asks, as it always does
+    # The server's question is on the form already (issue 36): re-buy chosen, one Save.
     expect(page.locator("fieldset.money-moment legend")).to_have_text("Expired this round")
+    expect(page.locator("fieldset.money-moment")).to_contain_text(
+        "Bob reached 105. Re-buy for $2.00 (back to 30) or drop out?"
+    )
+    expect(page.get_by_role("radio", name="Re-buy $2.00, back to 30")).to_be_checked()
     page.get_by_role("radio", name="Drop out").check()
-    keeper.save()  # "Confirm and save"
+    keeper.save()
     # Round 3 was typed with Bob's hand, before the keeper chose that Bob drops out: it
     # waits for the keeper too, and is saved without him.
     expect(page.locator(".pending-note")).to_contain_text("Round 3 was not saved: There is no seat")
@@ -355,11 +361,11 @@ def test_a_round_from_another_phone_meanwhile_is_not_overwritten(
 
     page.context.set_offline(False)
     expect(page.locator(".pending-note")).to_contain_text(
-        "Round 1 was not saved: The game was changed on another phone while this round waited"
+        "Deal 1 was not saved: The game was changed on another phone while this round waited"
     )
     assert len(rounds_of(keeper, game)) == 1  # nothing overwritten, nothing sent after it
-    keeper.follow(keeper.link("Fix or discard round 1"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Round 2")  # the game as it is
+    keeper.follow(keeper.link("Fix or discard deal 1"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Deal 2")  # the game as it is
     expect(keeper.hand_input("Cy")).to_have_value("2")
     keeper.save()
     all_stored(
@@ -460,7 +466,7 @@ def test_without_a_service_worker_the_round_stays_in_the_form(
     keeper.sign_up()
     night = keeper.start_night(PLAYERS)
     game = keeper.new_game(night, "Rummy", PLAYERS)
-    keeper.follow(keeper.link("Enter round 1"))
+    keeper.follow(keeper.link("Enter deal 1"))
     keeper.fill_round("Ann", {"Bob": "10", "Cy": "5+5"})
     context.set_offline(True)
     keeper.save()

@@ -243,7 +243,7 @@ def test_the_goer_out_sends_no_hand_and_the_order_is_the_tables(
 ) -> None:
     keeper, night = start(page, live_server, FIVE)
     game = keeper.new_game(night, "Rummy", FIVE, first_dealer="Cy")
-    keeper.follow(keeper.link("Enter round 1"))
+    keeper.follow(keeper.link("Enter deal 1"))
     assert row_names(page) == ["Dee", "Eve", "Ann", "Bob", "Cy"]
     expect(page.locator("label.out-choice.nobody")).to_be_visible()  # Rummy allows it
     keeper.hand_input("Bob").fill("99")  # typed before anyone went out, then Bob did
@@ -261,7 +261,7 @@ def test_the_goer_out_sends_no_hand_and_the_order_is_the_tables(
     assert list(stored["hands"]) == ["Ann", "Cy", "Dee", "Eve"]  # stored in seat order
 
     # A correction starts from the round's own starter (Dee, after the dealer Cy).
-    keeper.follow(keeper.link("Edit round 1"))
+    keeper.follow(keeper.link("Edit deal 1"))
     assert row_names(page) == ["Dee", "Eve", "Ann", "Bob", "Cy"]
     expect(keeper.hand_box("Bob")).to_have_class("player-row is-out")
 
@@ -308,7 +308,7 @@ def test_the_screen_stays_awake_while_entering_a_round(
     page = context.new_page()
     keeper, night = start(page, live_server, ["Ann", "Bob"])
     game = keeper.new_game(night, "Rummy", ["Ann", "Bob"])
-    keeper.follow(keeper.link("Enter round 1"))
+    keeper.follow(keeper.link("Enter deal 1"))
     keeper.fill_round("Ann", {"Bob": "5"})
     keeper.save()
     keeper.wait_for_sheet()

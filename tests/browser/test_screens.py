@@ -1,5 +1,6 @@
 """Issue 22: the screens a table reads (the sheet, round entry with and without the card
-counter, the payout page, the game's and the night's live views, the TV layout) at 360x740
+counter, the payout page, the game's and the night's live views, the TV layout; the night's
+with a game running, which it shows first) at 360x740
 and 390x844 phones and a 1280x720 screen, light and dark. Each is photographed into
 test-artifacts/screenshots/ (screen-*.png) for the reviewers, and its whole layout is
 checked as a reader sees it (tests/browser/layout.py): nothing wider than the screen, no
@@ -132,6 +133,31 @@ def test_each_screen_has_nothing_cut_off_or_overlapping(
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"screen-{name}-{size}-{scheme}.png"), full_page=True)
     assert problems == [], f"{name} at {size}, {scheme}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(("name", "size"), [("live-night", "390x844"), ("tv-night", "1280x720")])
+def test_the_running_game_comes_first_on_the_night_live_view(
+    new_context: Callable[..., BrowserContext], site: Site, name: str, size: str
+) -> None:
+    """Issue 36, point 2: while the eight-player Vegas game runs, the night's live view
+    opens on it: its banner and its totals on the first screen, who pays whom below its
+    grid (the layout of the same page is checked above, light and dark)."""
+    page = open_screen(new_context, site, size, "light")
+    Keeper(page, site.url, touch=size in PHONES).goto(site.paths[name])
+    playing = page.locator("section.live-night-game").first  # the newest game in play
+    expect(playing.get_by_role("heading", level=2)).to_contain_text("Vegas Rummy")
+    expect(playing.locator(".banner")).to_contain_text("deals")
+    totals = playing.locator("table.grid thead tr.totals")
+    banner = playing.locator(".banner")
+    money = page.get_by_role("heading", name="Who pays whom")
+    grid = playing.locator(".grid-wrap")
+    height = SIZES[size][1]
+    for seen in (banner, totals):
+        box = seen.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= height, (size, box)
+    grid_box, money_box = grid.bounding_box(), money.bounding_box()
+    assert grid_box is not None and money_box is not None
+    assert money_box["y"] >= grid_box["y"] + grid_box["height"], (grid_box, money_box)
 
 
 @pytest.mark.parametrize("size", list(PHONES))

@@ -21,18 +21,18 @@ def test_undo_stays_until_the_next_round(page: Page, live_server: str) -> None:
     game = keeper.new_game(night, "Rummy", ["Ann", "Bob", "Cy"])
     keeper.enter_round("Ann", {"Bob": "5", "Cy": "7"})
     undo = page.locator("form.undo")
-    expect(undo).to_contain_text("Round 1 saved.")
+    expect(undo).to_contain_text("Deal 1 saved.")
     page.clock.run_for(60_000)  # a minute at the table
     expect(undo.get_by_role("button", name="Undo")).to_be_visible()
 
     keeper.goto(f"/nights/{night}")
     keeper.goto(f"/games/{game}")
-    expect(undo).to_contain_text("Round 1 saved.")
+    expect(undo).to_contain_text("Deal 1 saved.")
     keeper.enter_round("Bob", {"Ann": "3", "Cy": "4"})
-    expect(undo).to_contain_text("Round 2 saved.")
+    expect(undo).to_contain_text("Deal 2 saved.")
     page.clock.run_for(60_000)
     keeper.tap(undo.get_by_role("button", name="Undo"))
-    expect(page.locator("p.flash")).to_contain_text("Round 2 removed")
+    expect(page.locator("p.flash")).to_contain_text("Deal 2 removed")
     expect(page.locator("form.undo")).to_have_count(0)
     assert keeper.api_game(game)["standings"]["rounds_played"] == 1
     assert keeper.totals() == {"Ann": 12, "Bob": 0, "Cy": 0}  # round 1 as it was

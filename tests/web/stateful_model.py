@@ -328,6 +328,7 @@ class CardNights(RuleBasedStateMachine):
         # by their keeper links, entering and undoing rounds on the same games.
         self.co: Phone | None = None
         self.co_nights: set[int] = set()
+        self.co_barred: set[int] = set()  # nights the owner removed the co-keeper from
 
     # -- plumbing --------------------------------------------------------------------
     def _signup(self, email: str | None = None) -> Phone:
@@ -1030,6 +1031,13 @@ class CardNights(RuleBasedStateMachine):
         assert link is not None and (link != old if change == "renew" else old in (None, link))
         if old and link != old:
             self.get(self.co, old, 404)
+        if night.id in self.co_barred:  # removed: the link refuses them until let back in
+            self.get(self.co, link, 403)
+            back = self.page_form(owner, page, f"/keepers/{self.co.user_id}/let-back")
+            assert back is not None
+            double = data.draw(st.booleans(), label="double")
+            self.send(owner, back.action, back.values(), double=double)
+            self.co_barred.discard(night.id)
         r = self.get(self.co, link, (200, 302))
         if r.status_code == 302:  # keeps it already: straight to the night
             assert night.id in self.co_nights and r.headers["Location"] == page
@@ -1100,6 +1108,7 @@ class CardNights(RuleBasedStateMachine):
             owner, form.action, form.values(), double=data.draw(st.booleans(), label="double")
         )
         self.co_nights.discard(night_id)
+        self.co_barred.add(night_id)
         self.get(self.co, page, 404)
         for game in night.live_games():
             self.get(self.co, f"/games/{game.id}", 404)

@@ -33,10 +33,10 @@ def sheet(client, game: int) -> str:
 def test_every_change_shows_at_once(keeper, client):
     night = keeper.night(["Ann", "Bob", "Cy"])
     game = keeper.game(night, "rummy", ["Ann", "Bob", "Cy"])
-    assert "No rounds yet" in sheet(client, game)
+    assert "No deals yet" in sheet(client, game)
     assert keeper.enter(game, "Ann", {"Bob": 5, "Cy": 7}).status_code == 302
     first = sheet(client, game)
-    assert "No rounds yet" not in first and "+12" in first  # Ann scores 5 + 7
+    assert "No deals yet" not in first and "+12" in first  # Ann scores 5 + 7
     assert sheet(client, game) == first  # from the cache, the same
     # A correction.
     assert keeper.enter(game, "Ann", {"Bob": 9, "Cy": 7}, number=1).status_code == 302
@@ -50,7 +50,7 @@ def test_every_change_shows_at_once(keeper, client):
     _, hidden = keeper.form(f"/games/{game}")
     r = client.post(f"/games/{game}/rounds/last/delete", data=hidden)
     assert r.status_code == 302, r.status_code
-    assert "No rounds yet" in sheet(client, game)
+    assert "No deals yet" in sheet(client, game)
     pdf_before = client.get(f"/games/{game}/sheet.pdf").data
     assert keeper.enter(game, "Cy", {"Ann": 1, "Robert": 2}).status_code == 302
     assert client.get(f"/games/{game}/sheet.pdf").data != pdf_before
@@ -114,7 +114,7 @@ def test_a_cached_page_carries_each_logins_own_token(app, keeper, client):
     form = {**dict(theirs), "version": re.search(r'name="version" value="(\d+)"', second)[1]}
     r = phone.client.post(f"/games/{game}/rounds/last/delete", data=form)
     assert r.status_code == 302, text_of(r)
-    assert "No rounds yet" in sheet(client, game)
+    assert "No deals yet" in sheet(client, game)
 
 
 def test_a_name_that_looks_like_a_placeholder_stays_as_typed(keeper, client):

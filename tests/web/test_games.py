@@ -313,11 +313,11 @@ def test_remove_last_round_and_undo(keeper, client):
     game = keeper.game(night, "rummy", ["Ann", "Bob"])
     assert keeper.enter(game, "Ann", {"Bob": 20}).status_code == 302
     page = client.get(f"/games/{game}?saved=1")
-    assert "Round 1 saved." in text_of(page)
+    assert "Deal 1 saved." in text_of(page)  # Rummy says deal
     r = client.post(f"/games/{game}/rounds/last/delete", data=inputs(page.get_data(as_text=True)))
     assert r.status_code == 302
     assert api(client, game)["standings"]["rounds_played"] == 0
-    assert "Removed round 1: Ann went out; Bob 20" in text_of(client.get(f"/games/{game}/history"))
+    assert "Removed deal 1: Ann went out; Bob 20" in text_of(client.get(f"/games/{game}/history"))
 
 
 def test_bad_numbers_are_refused_next_to_the_field_and_kept(keeper, client):
@@ -401,7 +401,7 @@ def test_a_stale_edit_from_another_phone_is_refused_and_sees_the_sheet(keeper, c
     assert r.status_code == 409
     page = text_of(r)
     assert "changed on another phone" in page and "was not saved" in page
-    assert "What you typed: Ann 7, Bob -" in page
+    assert "What you typed: Ann 7, Bob went out." in page
     s = api(client, game)["standings"]
     assert s["rounds_played"] == 1 and s["players"][0]["total"] == 20
 
@@ -772,7 +772,7 @@ def test_what_the_sheet_shows_for_rummy_nobody_out_and_who_dealt(keeper, client)
     assert html.count('class="num quiet"') == 3  # Bob in round 1, both in round 2
     assert "nobody out" in text_of(client.get(f"/games/{game}"))
     page = text_of(client.get(f"/games/{game}/rounds/1"))
-    assert "Correct round 1" in page and "Ann dealt" in page
+    assert "Correct deal 1" in page and "Ann dealt" in page
     assert "Bob dealt" in text_of(client.get(f"/games/{game}/rounds/2"))
 
 

@@ -15,7 +15,15 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import CoKeeper, Edit, GameRound, KeeperLink, LedgerEntry, User
+from scorekeeper.models import (
+    CoKeeper,
+    Edit,
+    GameRound,
+    KeeperLink,
+    KeeperRemoval,
+    LedgerEntry,
+    User,
+)
 from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, forms_of, inputs, text_of
 
@@ -247,7 +255,7 @@ def test_two_keepers_typing_one_round_at_once_store_it_once(app, table):
     late = co.client.post(f"/games/{game}/rounds/new", data={**co_hidden, **theirs})
     assert late.status_code == 409
     said = text_of(late)
-    assert "changed on another phone" in said and "round 1 was not saved" in said
+    assert "changed on another phone" in said and "deal 1 was not saved" in said
     assert "Ann 4" in said or "Cy 6" in said  # what Carol typed, and the sheet below it
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(GameRound)) == 1
@@ -308,14 +316,14 @@ def test_a_removed_co_keeper_finds_nothing_of_the_night(app, table):
     remove = f"/nights/{night}/keepers/{carol}/remove"
     _, hidden = owner.form(f"/nights/{night}")
     for said in (  # a double tap: removed once, said so once
-        f"{CO} no longer keeps Friday. Renew or turn off the keeper link",
+        f"{CO} no longer keeps Friday. The keeper link will not let them back in",
         "Removed already: they no longer keep this night.",
     ):
         assert owner.client.post(remove, data=hidden).status_code == 302
         page = text_of(owner.client.get(f"/nights/{night}"))
         assert said in page
         assert count(app, CoKeeper) == 0
-    assert CO not in page.split("Keepers", 1)[1]
+    assert "Keeping with you" not in page and f"Removed: {CO} Let back in" in page
     for url in (
         f"/nights/{night}",
         f"/nights/{night}/payout",
@@ -335,10 +343,94 @@ def test_a_removed_co_keeper_finds_nothing_of_the_night(app, table):
     assert late.status_code == 404
     assert snapshot(app) == before
     assert "Friday" not in text_of(co.client.get("/"))
-    # The link in force lets her back in only by asking again.
-    assert "Keep Friday with owner@example.com?" in text_of(co.client.get(link))
+    # The link in force does not let her back in (test_a_removed_co_keeper_is_barred...).
+    assert "Keep Friday with owner@example.com?" not in text_of(co.client.get(link))
     # History still says who entered round 1.
-    assert f"· {CO} Round 1" in text_of(owner.client.get(f"/games/{game}/history"))
+    assert f"· {CO} Deal 1" in text_of(owner.client.get(f"/games/{game}/history"))
+
+
+def test_a_removed_co_keeper_is_barred_from_the_old_link_until_let_back_in(app, table):
+    """Removing is an entry (a bar on that account for that night): the keeper link in
+    force, which the others still use, neither shows her the question nor makes her a
+    co-keeper again, until the owner taps "Let back in"; then the link works for her."""
+    owner, co, night, game, _, _, link = table
+    dan = Keeper(app.test_client())
+    dan.signup("dan@example.com")
+    page = owner.client.get(f"/nights/{night}").get_data(as_text=True)
+    remove = next(f for f in forms_of(page) if f.action.endswith("/remove"))
+    assert "the keeper link will not let them back in" in page  # the confirmation says so
+    assert owner.client.post(remove.action, data=remove.values()).status_code == 302
+    refused = co.client.get(link)
+    assert refused.status_code == 403
+    assert "owner@example.com removed you from Friday" in text_of(refused)
+    assert "Keep this night" not in text_of(refused)
+    hidden = inputs(co.client.get("/").get_data(as_text=True))
+    posted = co.client.post(link, data=hidden)  # the confirmation form, sent again
+    assert posted.status_code == 403
+    assert count(app, CoKeeper) == 0
+    assert co.client.get(f"/nights/{night}").status_code == 404
+    assert co.client.get(f"/games/{game}").status_code == 404
+    # The others still join by the same link.
+    join(dan, link)
+    assert dan.client.get(f"/nights/{night}").status_code == 200
+    # The owner's page lists her as removed, with "Let back in".
+    page = owner.client.get(f"/nights/{night}").get_data(as_text=True)
+    assert f"Removed: {CO}" in re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    back = next(f for f in forms_of(page) if f.action.endswith("/let-back"))
+    for _ in range(2):  # a double tap: let back once
+        assert owner.client.post(back.action, data=back.values()).status_code == 302
+    said = text_of(owner.client.get(f"/nights/{night}"))
+    assert f"{CO} may keep Friday again: they open the keeper link and confirm." in said
+    assert f"Removed: {CO}" not in said
+    assert count(app, CoKeeper) == 1  # letting back in adds nobody by itself
+    join(co, link)
+    assert co.client.get(f"/nights/{night}").status_code == 200
+    # Removed again: barred again; the entries say when each removal and return was.
+    carol = user_id(app, CO)
+    assert (
+        owner.post_form(
+            f"/nights/{night}", {}, action=f"/nights/{night}/keepers/{carol}/remove"
+        ).status_code
+        == 302
+    )
+    assert co.client.get(link).status_code == 403
+    with app.app_context():
+        rows = db.session.execute(
+            select(KeeperRemoval.user_id, KeeperRemoval.let_back_at.is_(None)).order_by(
+                KeeperRemoval.id
+            )
+        ).all()
+    assert [tuple(r) for r in rows] == [(carol, False), (carol, True)]
+
+
+def test_removing_a_co_keeper_can_turn_the_link_off_too(app, table):
+    owner, co, night, _, _, _, link = table
+    dan = Keeper(app.test_client())
+    dan.signup("dan@example.com")
+    join(dan, link)
+    page = owner.client.get(f"/nights/{night}").get_data(as_text=True)
+    action = f"/nights/{night}/keepers/{user_id(app, CO)}/remove"
+    remove = next(f for f in forms_of(page) if f.action == action)
+    assert 'name="link_off"' in page and "Turn the keeper link off too" in text_of(
+        owner.client.get(f"/nights/{night}")
+    )
+    done = owner.client.post(remove.action, data={**remove.values(), "link_off": "y"})
+    assert done.status_code == 302
+    said = text_of(owner.client.get(f"/nights/{night}"))
+    assert "The keeper link is off too: the other co-keepers stay" in said
+    stranger = Keeper(app.test_client())
+    stranger.signup("eve@example.com")
+    assert stranger.client.get(link).status_code == 404
+    assert co.client.get(link).status_code == 404
+    assert dan.client.get(f"/nights/{night}").status_code == 200  # Dan stays
+    assert 'id="keeper-url"' not in owner.client.get(f"/nights/{night}").get_data(as_text=True)
+
+
+def test_help_says_what_removing_a_co_keeper_does(client):
+    page = text_of(client.get("/help"))
+    assert "Remove a co-keeper" in page
+    assert "the keeper link no longer lets them in" in page
+    assert "Let back in" in page and "Turn the keeper link off too" in page
 
 
 # -------------------------------------------------------------------- accounts ---
@@ -356,6 +448,24 @@ def test_deleting_the_owners_account_ends_the_co_keepers_access(app, table):
     assert "Friday" not in text_of(co.client.get("/"))
 
 
+@pytest.mark.parametrize("deleted", [CO, OWNER])
+def test_deleting_either_account_takes_the_removal_with_it(app, table, deleted):
+    owner, co, night, _, _, _, _ = table
+    carol = user_id(app, CO)
+    assert (
+        owner.post_form(
+            f"/nights/{night}", {}, action=f"/nights/{night}/keepers/{carol}/remove"
+        ).status_code
+        == 302
+    )
+    assert count(app, KeeperRemoval) == 1
+    phone = co if deleted == CO else owner
+    assert phone.post_form("/account/delete", {"email": deleted}).status_code == 302
+    assert count(app, KeeperRemoval) == 0
+    with app.app_context():
+        assert db.session.scalar(select(User.id).where(User.email == deleted)) is None
+
+
 def test_deleting_a_co_keepers_account_leaves_the_night_and_what_they_entered(app, table):
     owner, co, night, game, _, _, _ = table
     for _ in range(3):
@@ -369,7 +479,7 @@ def test_deleting_a_co_keepers_account_leaves_the_night_and_what_they_entered(ap
     assert count(app, CoKeeper) == 0 and count(app, GameRound) == 3
     assert text_of(owner.client.get(f"/games/{game}")) == sheet
     history = text_of(owner.client.get(f"/games/{game}/history"))
-    assert "· a deleted account Round 3" in history
+    assert "· a deleted account Deal 3" in history
     with app.app_context():
         entry = db.session.scalars(select(LedgerEntry)).one()
         assert entry.user_id is None  # kept, recorded by a deleted account: nobody's else
@@ -408,3 +518,23 @@ def test_a_co_keeper_is_offered_only_tonights_people_to_join_a_game(app, table):
     assert page.status_code == 200 and ">Cy<" in page.get_data(as_text=True)
     assert "Dee" not in page.get_data(as_text=True)
     assert "regulars" not in text_of(page)
+
+
+def test_the_keepers_section_and_the_barred_page_are_valid_html(app, table, tmp_path):
+    """The night page with a co-keeper (Remove and its "link off too" box) and a removed
+    one (Let back in), and the page the old link shows the removed one, as vnu reads
+    them."""
+    from tests.web.test_html_checker import check, describe
+
+    owner, co, night, _, _, _, link = table
+    dan = Keeper(app.test_client())
+    dan.signup("dan@example.com")
+    join(dan, link)
+    carol = user_id(app, CO)
+    owner.post_form(f"/nights/{night}", {}, action=f"/nights/{night}/keepers/{carol}/remove")
+    pages = {"night": owner.client.get(f"/nights/{night}"), "barred": co.client.get(link)}
+    assert "Let back in" in text_of(pages["night"]) and "Remove" in text_of(pages["night"])
+    assert pages["barred"].status_code == 403
+    messages = check({k: v.get_data(as_text=True) for k, v in pages.items()}, tmp_path)
+    errors = [m for m in messages if m.get("type") in ("error", "non-document-error")]
+    assert not errors, "\n".join(map(describe, errors))

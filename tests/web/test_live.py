@@ -172,7 +172,7 @@ def test_a_saved_round_shows_after_304s_while_nothing_changed(app: Flask, keeper
     phone = app.test_client()
     first = phone.get(link)
     etag = first.headers["ETag"]
-    assert "No rounds yet." in text_of(first)
+    assert "No deals yet." in text_of(first)
     assert "Score chart" not in text_of(first)  # nothing to draw yet
     for _ in range(3):
         again = phone.get(link, headers={"If-None-Match": etag})
@@ -279,10 +279,10 @@ def test_the_night_link_shows_the_games_and_who_pays_whom_with_pay_links(
     assert "Friday" in text
     assert "Vegas Rummy Ann wins $2.00 · after 1 round" in text  # finished, folded
     assert "Pot: $0.00" not in text
-    # Money first: who pays whom, once, before the games.
-    assert text.index("Who pays whom") < text.index("Vegas Rummy") < text.index("Leading: Bob")
+    # The game in play first, then who pays whom, once, then the finished game.
+    assert text.index("Leading: Bob") < text.index("Who pays whom") < text.index("Vegas Rummy")
     assert text.count("Bob pays Ann $1.00") == 1
-    assert "Rummy · after 1 round" in text and "Leading: Bob with 9" in text
+    assert "Rummy · after 1 deal" in text and "Leading: Bob with 9" in text
     assert "Bob pays Ann $1.00" in text and "Cy pays Ann $1.00" in text
     html = first.get_data(as_text=True)
     pay = re.findall(r'<a class="button" href="(https://paypal\.me/[^"]+)"[^>]*>(.+?)</a>', html)
@@ -423,7 +423,7 @@ def test_a_night_page_draws_a_few_grids_and_a_line_for_the_rest(app: Flask, keep
         app.test_client().get(show_players(keeper, f"/nights/{night}/live")).get_data(as_text=True)
     )
     assert html.count('<table class="grid') == FULL_GAMES
-    assert html.count("Ann won after 1 round") == FULL_GAMES + 3  # every game is listed
+    assert html.count("Ann won after 1 deal") == FULL_GAMES + 3  # every game is listed
 
 
 def test_a_client_asking_too_much_is_refused_and_nobody_else(app: Flask, keeper: Keeper) -> None:

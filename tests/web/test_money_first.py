@@ -57,7 +57,7 @@ def test_the_payout_page_lists_each_transfer_once_on_one_line(
     for item in items:  # the sentence, the pay link with the amount, Mark paid: one item
         assert "https://paypal.me/deepays/1.00USD" in item
         assert ">Mark paid</button>" in item and "<p" not in item
-        assert re.search(r"Pay Dee with </span>PayPal\.me</a>", item), item
+        assert re.search(r"Pay Dee with </span>PayPal\.me</span></a>", item), item
     # The game says who won what; the rest of the summary is still there.
     assert "Dee wins $3.00." in text and "Winner: Dee. Pot" not in text
     assert "Dee +$3.00 receives $3.00" in text and "not paid out yet" in text

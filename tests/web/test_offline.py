@@ -214,7 +214,7 @@ def test_a_queued_round_for_a_finished_game_is_refused(keeper, client):
     keeper.enter(game, "Ann", {"Bob": 60})  # Ann reaches the target: the game is over
     typed = {"went_out": seats["Bob"], f"hand-{seats['Ann']}": "3"}
     r = queued(keeper, game, {**form, "submission": "late-1"}, **typed)
-    assert (r.status_code, r.get_json()["refused"]) == (422, "This game is over: no more rounds.")
+    assert (r.status_code, r.get_json()["refused"]) == (422, "This game is over: no more deals.")
     assert len(stored_rounds(client, game)) == 1
 
 

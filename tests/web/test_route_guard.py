@@ -65,6 +65,7 @@ OWNER_ONLY = {
     "live.change_night_link",
     "keepers.change_link",
     "keepers.remove",
+    "keepers.let_back",
 }
 # Pages anyone may read (no one's data in them).
 PUBLIC_PAGES = {

@@ -597,10 +597,10 @@ def test_the_history_is_shown_a_page_at_a_time(keeper, client):
         assert keeper.enter(game, "Ann", {"Bob": i}).status_code == 302
     first = client.get(f"/games/{game}/history").get_data(as_text=True)
     assert first.count("<li>") == 50
-    assert "Round 55: Ann went out" in first
+    assert "Deal 55: Ann went out" in first
     older = re.search(r'href="([^"]+before=\d+)"', first).group(1).replace("&amp;", "&")
     rest = client.get(older).get_data(as_text=True)
-    assert "Round 1: Ann went out" in rest and "Started with Ann, Bob" in rest
+    assert "Deal 1: Ann went out" in rest and "Started with Ann, Bob" in rest
     assert rest.count("<li>") == 56 - 50
 
 

@@ -23,7 +23,9 @@ def keeper(client: FlaskClient) -> Keeper:
 
 def undo_of(html: str) -> str | None:
     """The round number the sheet's Undo offers, or None when there is no Undo."""
-    found = re.search(r'class="undo" data-undo>.*?<span>Round (\d+) saved\.</span>', html, re.S)
+    found = re.search(
+        r'class="undo" data-undo>.*?<span>(?:Round|Deal) (\d+) saved\.</span>', html, re.S
+    )
     return found.group(1) if found else None
 
 
@@ -66,7 +68,7 @@ def test_undo_stays_on_the_sheet_until_the_next_round(keeper: Keeper, client: Fl
     assert first.status_code == second.status_code == 302
     assert rounds_played(client, game) == 1
     page = client.get(f"/games/{game}")
-    assert "That round was already removed." in text_of(page)
+    assert "That deal was already removed." in text_of(page)  # Rummy says deal
     assert undo_of(page.get_data(as_text=True)) is None
     assert undo_of(client.get(f"/games/{game}").get_data(as_text=True)) is None
 
@@ -101,4 +103,4 @@ def test_an_old_saved_link_offers_no_undo_of_a_round_not_last(
     assert undo_of(other.client.get(saved.headers["Location"]).get_data(as_text=True)) == "2"
     html = client.get(f"/games/{game}?saved=1").get_data(as_text=True)
     assert undo_of(html) is None
-    assert other.client.get(f"/games/{game}").get_data(as_text=True).count("Round 2 saved.") == 1
+    assert other.client.get(f"/games/{game}").get_data(as_text=True).count("Deal 2 saved.") == 1

@@ -10,6 +10,8 @@ from .rummy import Rummy, RummyDisplay
 
 
 class MultiplayerDisplay(RummyDisplay):
+    round_word = "round"  # a round, as Multiplayer tables say (Rummy says "deal")
+
     def blank_note(self, settings: Settings) -> str:
         return (
             "Whoever goes out scores the cards left in the other hands; going rummy (out "

@@ -15,6 +15,8 @@ from ..variant import Variant
 
 
 class RummyDisplay(GameDisplay["Rummy"]):
+    round_word = "deal"  # the table deals hands; the settings count deals
+
     def play_rules(self, settings: Settings, players: int) -> list[Fact]:
         if settings.deals is not None:
             end = Fact("Deals", f"{settings.deals}, highest total wins")

@@ -12,6 +12,7 @@ from ...models import (
     GameResult,
     GameRound,
     KeeperLink,
+    KeeperRemoval,
     LedgerEntry,
     LiveLink,
     LoginAttempt,
@@ -33,9 +34,9 @@ from ..regulars import lock_keeper
 def delete_account(user: User) -> None:
     """Erase the account and everything of it, in one transaction: its nights, games,
     rounds, history, seats, results, people, regulars, ways to pay, merges, ledger
-    entries, live and keeper links, co-keepers, one-time form ids, logins, reset links
-    and the log-in attempts of its email. Nothing is kept: its live and keeper links
-    then answer as unknown ones."""
+    entries, live and keeper links, co-keepers and their removals, one-time form ids,
+    logins, reset links and the log-in attempts of its email. Nothing is kept: its live
+    and keeper links then answer as unknown ones."""
     user_id, email = user.id, user.email
     try:
         lock_keeper(user_id)
@@ -50,6 +51,9 @@ def delete_account(user: User) -> None:
             delete(LiveLink).where(or_(LiveLink.game_id.in_(games), LiveLink.night_id.in_(nights))),
             delete(KeeperLink).where(KeeperLink.night_id.in_(nights)),
             delete(CoKeeper).where(or_(CoKeeper.night_id.in_(nights), CoKeeper.user_id == user_id)),
+            delete(KeeperRemoval).where(
+                or_(KeeperRemoval.night_id.in_(nights), KeeperRemoval.user_id == user_id)
+            ),
             delete(GameResult).where(GameResult.game_id.in_(games)),
             delete(GameRound).where(GameRound.game_id.in_(games)),
             delete(Edit).where(Edit.game_id.in_(games)),

@@ -4,12 +4,13 @@
 - :mod:`.sheet`: the score sheet (banner, grid, pot) and its conditional GET;
 - :mod:`.round_entry`: entering, correcting and removing rounds, and late joiners;
 - :mod:`.history`: the game's changes in words;
-- :mod:`.records`: export and import of game records, delete and restore.
+- :mod:`.records`: export and import of game records, delete and restore;
+- :mod:`.ahead`: the banners of the rounds after the next (for rounds waiting offline).
 
 Each route reads its form, makes one service call and redirects or renders.
 """
 
-from . import history, records, round_entry, setup, sheet  # noqa: F401  (their routes)
+from . import ahead, history, records, round_entry, setup, sheet  # noqa: F401  (their routes)
 from .blueprint import bp, game_or_404
 
 __all__ = ["bp", "game_or_404"]

@@ -10,7 +10,7 @@ from flask_login import login_required
 from ... import services
 from ...forms import checked_whole
 from ...models import Edit, Game
-from ...rules import Standings
+from ...rules import Standings, get_variant
 from ...rules.hands import hand_text
 from ...services import keepers
 from .blueprint import bp, game_or_404
@@ -51,7 +51,7 @@ def _who(game: Game, edits: list[Edit]) -> dict[int, str]:
 def describe_edit(edit: Any, standings: Standings | None = None) -> list[str]:
     """The change in words: which hands and facts differ between before and after, and
     the choices the round holds (who joined where, who re-bought, who dropped out)."""
-    lines = _describe(edit)
+    lines = _describe(edit, get_variant(edit.game.variant).display.round_word)
     if edit.action in {"add", "edit"} and edit.after_data:
         lines[-1] += "".join(f"; {c}" for c in _choices(edit, standings))
     return lines
@@ -80,7 +80,9 @@ def _choices(edit: Any, standings: Standings | None) -> list[str]:
     return out
 
 
-def _describe(edit: Any) -> list[str]:
+def _describe(edit: Any, word: str) -> list[str]:
+    """``word``: what the game calls a round ("deal" in Contract and Rummy)."""
+    head = word.capitalize()  # the word at the start of a line
     before, after = edit.before_data, edit.after_data
     if edit.action in {"create", "import"}:
         players = ", ".join(p if isinstance(p, str) else p["name"] for p in after["players"])
@@ -93,11 +95,11 @@ def _describe(edit: Any) -> list[str]:
         return ["Game restored"]
     if edit.action == "joins":
         waiting = [f"{n['name']} (after {n['after']})" if isinstance(n, dict) else n for n in after]
-        return [f"Joining next round: {', '.join(waiting) or 'nobody'}"]
+        return [f"Joining next {word}: {', '.join(waiting) or 'nobody'}"]
     if edit.action == "remove":
-        return [f"Removed round {edit.round_number}: {_round_words(before)}"]
+        return [f"Removed {word} {edit.round_number}: {_round_words(before)}"]
     if edit.action == "add":
-        return [f"Round {edit.round_number}: {_round_words(after)}"]
+        return [f"{head} {edit.round_number}: {_round_words(after)}"]
     lines = []
     if (before or {}).get("went_out") != after.get("went_out"):
         lines.append(
@@ -114,7 +116,7 @@ def _describe(edit: Any) -> list[str]:
         if before.get(key) != after.get(key):
             was, now = (_words(x.get(key)) for x in (before, after))
             lines.append(f"{key.replace('_', ' ')}: {was} → {now}")
-    return [f"Round {edit.round_number} corrected: " + ("; ".join(lines) or "no change")]
+    return [f"{head} {edit.round_number} corrected: " + ("; ".join(lines) or "no change")]
 
 
 def _words(value: Any) -> str:

@@ -25,7 +25,7 @@ from ...forms import (
     options,
 )
 from ...models import Game
-from ...rules import RecordError, Standings, format_money
+from ...rules import RecordError, Standings, format_money, get_variant
 from ...rules.plan import Open
 from ...rules.table import joiners_seated
 from ...services.regulars import regulars_of
@@ -59,9 +59,10 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Resp
     if queued and (done := offline.saved(game_id, request.form.get("submission", ""))):
         return done
     if number is None and s.finished:
+        over = f"This game is over: no more {s.variant.display.round_word}s."
         if queued:
-            return offline.refused("This game is over: no more rounds.")
-        flash("This game is over: no more rounds.", "info")
+            return offline.refused(over)
+        flash(over, "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     entry = RoundEntry.open(game, s, number)
     entry.queued = queued
@@ -102,8 +103,9 @@ def _post_round(
     except services.Duplicate as dup:
         if queued and (done := offline.saved(game_id, form.submission.data)):
             return done  # stored a moment ago by the same round sent twice at once
+        word = entry.s.variant.display.round_word.capitalize()
         flash(
-            f"Round {dup.round_number or entry.number} was already saved (sent twice): it is "
+            f"{word} {dup.round_number or entry.number} was already saved (sent twice): it is "
             "recorded once.",
             "info",
         )
@@ -124,7 +126,8 @@ def _saved(game_id: int, entry: RoundEntry, submission: str) -> Response | tuple
         assert done is not None  # the save recorded its submission, in its commit
         return done
     if entry.editing:
-        flash(f"Round {entry.number} corrected; everything after it is recomputed.", "success")
+        word = entry.s.variant.display.round_word.capitalize()
+        flash(f"{word} {entry.number} corrected; everything after it is recomputed.", "success")
         return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"r{entry.number}"))
     # No anchor: the sheet opens at its banner (who deals next), Undo and the new row; the
     # script scrolls the grid box to the row (an anchor would scroll the banner away).
@@ -134,13 +137,17 @@ def _saved(game_id: int, entry: RoundEntry, submission: str) -> Response | tuple
 def _conflict(game_id: int, entry: RoundEntry) -> tuple[str, int]:
     """Another phone changed the game first: show the current sheet, save nothing."""
     number = checked_whole(request.form.get("round_number"), high=9_999) or entry.number
+    went_out = entry.values.get("went_out")
     hands = ", ".join(
-        f"{p.name} {entry.values.get(f'hand-{p.seat}', '') or '-'}" for p in entry.players
+        f"{p.name} went out"
+        if went_out and str(p.seat) == went_out
+        else f"{p.name} {entry.values.get(f'hand-{p.seat}', '') or 'no hand'}"
+        for p in entry.players
     )
     message = (
         "This game was changed on another phone while you were typing, so your "
-        f"round {number} was not saved. Here is the sheet as it is now. "
-        f"What you typed: {hands}."
+        f"{entry.s.variant.display.round_word} {number} was not saved. Here is the sheet as "
+        f"it is now. What you typed: {hands}."
     )
     return render_sheet(game_or_404(game_id), conflict=message), 409
 
@@ -160,13 +167,14 @@ def remove_last(game_id: int) -> Response:
             user=current_user,
         )
     except services.Duplicate:
-        flash("That round was already removed.", "info")
+        flash(f"That {get_variant(game.variant).display.round_word} was already removed.", "info")
     except services.Conflict:
         flash("The game changed on another phone: nothing was removed. Check the sheet.", "error")
     except (RecordError, services.Refused) as exc:
         flash(str(exc), "error")
     else:
-        flash(f"Round {number} removed (it stays in the history).", "success")
+        word = get_variant(game.variant).display.round_word.capitalize()
+        flash(f"{word} {number} removed (it stays in the history).", "success")
     return redirect(url_for("games.sheet", game_id=game_id))
 
 

@@ -21,10 +21,10 @@ from ... import services
 from ...forms import VersionedForm, options
 from ...models import Game
 from ...rules import NextRound, RecordError, Standings, format_money, name_key
-from ...rules.cards import parse_flipped_card
+from ...rules.cards import RANKS, parse_flipped_card
 from ...rules.hands import CARD_ORDER, hand_grammar, hand_text, parse_hand_field
 from ...rules.plan import Open
-from ...rules.questions import Answers, Ask, Choice, Question
+from ...rules.questions import Answers, Ask, Choice, Question, RebuyOrDrop
 from ...rules.table import RoundSeat, counting_order, round_seats
 from ...services import ledger
 from .. import offline
@@ -284,8 +284,11 @@ def _read_flipped_card(entry: RoundEntry, form: MultiDict[str, str], data: dict[
         return
     wild = parse_flipped_card(raw)
     if wild is None:
+        rank = raw.upper()
         entry.errors["wild"] = (
-            "Write the flipped card as rank and suit, like 7C, QH or 10D, or JK for a joker."
+            f"Add the suit to {rank}: {rank}C, {rank}D, {rank}H or {rank}S (or JK for a joker)."
+            if rank in RANKS
+            else "Write the flipped card as rank and suit, like 7C, QH or 10D, or JK for a joker."
         )
     data["wild"] = wild
 
@@ -323,7 +326,8 @@ def _not_saved(entry: RoundEntry, status: int) -> tuple[Response, int]:
     general = errors.pop("general", "")
     if status == 200 and entry.questions:  # asked before anything is saved
         asks = " ".join(q.sentence for q in entry.questions)
-        return offline.refused(f"{asks} Choose on the form, then save.")
+        expiries = [x for q in entry.questions if isinstance(q, RebuyOrDrop) for x in q.offline()]
+        return offline.refused(f"{asks} Choose on the form, then save.", expiries=expiries)
     parts = [general] if general else []
     parts += errors.values()
     return offline.refused(" ".join(parts), errors, 400 if status == 400 else 422)
