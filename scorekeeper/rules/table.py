@@ -10,6 +10,7 @@ from .errors import RecordError
 from .names import name_key
 from .replay import Standings
 from .rounds import MAX_PLAYERS, join_name
+from .state import NextRound
 
 Waiting = Sequence[str | Mapping[str, Any]]  # late joiners waiting, as a record's joins
 
@@ -160,3 +161,46 @@ def planned_join(
     if neighbour is None:
         raise RecordError(f"Choose whom {name} sits after from the players at the table.")
     return {"name": name, "after": neighbour}
+
+
+def rounds_ahead(s: Standings, count: int) -> list[NextRound]:
+    """The next ``count`` rounds as their banners will say them if nobody joins, drops
+    out or is dropped in between: the deal passes clockwise among the players in the game,
+    and a game of a fixed number of rounds stops at its last (for the phone to show the
+    round being entered while rounds typed offline wait to be sent)."""
+    nr = s.next_round
+    if nr is None:
+        return []
+    active = [p.name for p in sorted(s.players, key=lambda p: p.seat) if p.in_contention]
+    if nr.dealer not in active or len(active) < 2:
+        return []
+    settings, variant = s.record.settings, s.variant
+    first, last = active.index(nr.dealer), _last_round(s)
+    out = []
+    for k in range(count):
+        number = nr.number + k
+        if last is not None and number > last:
+            break  # the game ends before this one
+        out.append(
+            replace(
+                nr,
+                number=number,
+                dealer=active[(first + k) % len(active)],
+                starts=active[(first + k + 1) % len(active)],
+                cards_per_player=variant.cards_per_player(number, len(active), settings),
+                wild=variant.wild(number),
+                multiplier=variant.multiplier(number),
+                label=variant.round_label(number),
+            )
+        )
+    return out
+
+
+def _last_round(s: Standings) -> int | None:
+    """The last round of a game of a fixed number of rounds (Texas's 11, Contract's
+    deals, Rummy played to a number of deals), else None."""
+    deals = getattr(s.variant, "deals", None)
+    if callable(deals):
+        return int(deals(s.record.settings))
+    fixed = getattr(s.record.settings, "deals", None) or getattr(s.variant, "ROUNDS", None)
+    return int(fixed) if fixed else None
