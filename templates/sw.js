@@ -404,7 +404,7 @@ async function sendAll() {
         await nextGoesOn(queue, head, answer.version);
       } else {
         await putRound({ ...head, stopped: { reason: answer.reason, errors: answer.errors || {},
-        expiries: answer.expiries || [], at: Date.now() } });
+        asked: answer.asked || [], at: Date.now() } });
       }
       await tell({ op: "queue", game: head.game });
     }
@@ -468,7 +468,7 @@ async function send(head, token) {
     return { reason: "This game is not among yours any more (deleted?), so the round cannot be saved. Discard it." };
   }
   return { reason: json.refused || json.error || "The server could not save this round (" + response.status + ").",
-    errors: json.errors, expiries: json.expiries };
+    errors: json.errors, asked: json.asked };
 }
 
 {# The session's CSRF token, from the game's sheet (a redirect: nobody is logged in). #}

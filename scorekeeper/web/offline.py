@@ -105,13 +105,13 @@ def refused(
     errors: dict[str, str] | None = None,
     status: int = 422,
     *,
-    expiries: list[dict[str, Any]] | None = None,
+    asked: list[dict[str, Any]] | None = None,
 ) -> tuple[Response, int]:
     """Not saved, and sending it again will not change that: the keeper looks at it.
-    ``expiries``: who expired in the round, asked "re-buy or drop out?" (each with seat,
+    ``asked``: who expired in the round, asked "re-buy or drop out?" (each with seat,
     name, reached, reset and the re-buy's price in words, "" with no stakes), so the
     phone puts the question on the round's form as the server would."""
-    answer = {"refused": message, "errors": errors or {}, "expiries": expiries or []}
+    answer = {"refused": message, "errors": errors or {}, "asked": asked or []}
     return jsonify(answer), status
 
 

@@ -202,7 +202,7 @@
       });
     });
     hidden("submission", round.id);
-    askExpiries(round.stopped.expiries || [], fieldsOf(round));
+    askExpiries(round.stopped.asked || [], fieldsOf(round));
     var out = roundForm.querySelector("input[name=went_out]:checked");
     if (out) out.dispatchEvent(new Event("change", { bubbles: true }));
     window.dispatchEvent(new Event("pageshow")); // app.js reads the hands again

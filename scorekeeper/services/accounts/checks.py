@@ -354,11 +354,6 @@ def _check_ledger(
     for row in rows:
         where = f"ledger entry {row['id']}"
         night_id = _ref(row.get("night"), night_ids, where, "a night")
-        for counted in {night_id, row.get("to_night")} & night_ids:
-            held[counted] = held.get(counted, 0) + 1
-            if held[counted] > (most := ledger.MAX_ENTRIES_PER_NIGHT):
-                what = f"holds more than {most} money entries, the most one night keeps"
-                raise ImportRefused(f"night {counted} {what}")
         if row.get("kind") not in ledger.KINDS:
             kind = str(row.get("kind"))[:20]
             raise _fail(where, f"{kind!r} is not a payment, carry or write-off")
@@ -367,7 +362,12 @@ def _check_ledger(
         if row["payer"] == row["payee"]:
             raise _fail(where, "its payer and payee are one regular")
         _whole(row.get("amount"), f"{where}: amount", 1, MAX_AMOUNT)
-        _check_carry(row, where, night_id, nights)
+        _check_carry(row, where, night_id, nights)  # to_night is a night of the file, or None
+        for counted in {night_id, row.get("to_night")} & night_ids:
+            held[counted] = held.get(counted, 0) + 1
+            if held[counted] > (most := ledger.MAX_ENTRIES_PER_NIGHT):
+                what = f"holds more than {most} money entries, the most one night keeps"
+                raise ImportRefused(f"night {counted} {what}")
         _check_games_part(row.get("games_part"), where, regular_ids)
         row["created"] = _moment(row.get("created_at"), f"{where}: created_at")
         row["undone"] = _moment(row.get("undone_at"), f"{where}: undone_at", optional=True)

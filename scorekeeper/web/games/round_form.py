@@ -326,8 +326,8 @@ def _not_saved(entry: RoundEntry, status: int) -> tuple[Response, int]:
     general = errors.pop("general", "")
     if status == 200 and entry.questions:  # asked before anything is saved
         asks = " ".join(q.sentence for q in entry.questions)
-        expiries = [x for q in entry.questions if isinstance(q, RebuyOrDrop) for x in q.offline()]
-        return offline.refused(f"{asks} Choose on the form, then save.", expiries=expiries)
+        asked = [x for q in entry.questions if isinstance(q, RebuyOrDrop) for x in q.offline()]
+        return offline.refused(f"{asks} Choose on the form, then save.", asked=asked)
     parts = [general] if general else []
     parts += errors.values()
     return offline.refused(" ".join(parts), errors, 400 if status == 400 else 422)
