@@ -378,8 +378,8 @@ class PaymentForm(OneTimeForm):
 
 
 class CarryForm(OneTimeForm):
-    debt = SelectField("Carry", validate_choice=False, validators=[Optional()])  # payer-payee
-    target = SelectField("into", validate_choice=True)
+    debt = SelectField("What to carry", validate_choice=False, validators=[Optional()])
+    target = SelectField("Carry it into", validate_choice=True)
 
 
 class StepForm(FlaskForm):

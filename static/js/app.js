@@ -70,12 +70,16 @@
       // Back online, the page stops saying it is offline: a round form keeps what is
       // typed in it (Save sends it now); any other page is loaded again, as it is now.
       var again = "sk-kept-again:" + location.pathname;
-      var backOnline = function () {
-        if (!navigator.onLine) return; // Chrome may say "online" while it is not
+      var back = function () {
         if (!form) { location.reload(); return; }
         var notice = document.querySelector(".flash-offline");
         if (notice) notice.parentNode.removeChild(notice);
         document.body.removeAttribute("data-offline");
+      };
+      // Chrome may say "online" while it is not: the server itself is asked first.
+      var backOnline = function () {
+        if (!navigator.onLine) return;
+        fetch("/healthz", { cache: "no-store" }).then(back, function () {});
       };
       window.addEventListener("online", backOnline);
       // A kept copy shown although the phone is online (the network came back while it

@@ -38,10 +38,11 @@ def test_a_co_keeper_joins_by_the_link_and_enters_a_round_the_owner_sees(
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     owner.page.screenshot(path=str(SCREENSHOTS / "co-keeper-link-390.png"), full_page=True)
 
-    # Another phone, logged out, opens the link: log in, or sign up on the way.
+    # Another phone, logged out, opens the link: who invites to which night, then log in,
+    # or sign up on the way.
     co = Keeper(new_context().new_page(), live_server)
     co.page.goto(link)
-    expect(co.page).to_have_url(re.compile(r"/login\?next=%2Fkeep%2F|/login\?next=/keep/"))
+    expect(co.page.get_by_role("heading", level=1)).to_contain_text("invites you to keep")
     co.tap(co.link("Create an account"))
     co.page.get_by_label("Email").fill(CO)
     co.page.get_by_label("Password", exact=True).fill(PASSWORD)

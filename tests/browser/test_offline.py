@@ -436,6 +436,9 @@ def test_a_login_that_ended_keeps_its_rounds_for_its_account_only(
     context = page.context
     enter_waiting_round(keeper, "Ann", {"Bob": "10", "Cy": "5"})
     context.clear_cookies()
+    # Off the round form first: back online, the form's page would reload itself (the
+    # "Offline" notice goes) under the next navigation.
+    page.goto("about:blank")
     context.set_offline(False)
     second = Keeper(page, live_server)
     second.sign_up("second@example.com")

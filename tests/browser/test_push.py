@@ -97,7 +97,7 @@ def test_a_saved_round_reaches_the_players_phone_within_a_second_by_its_stream(
     opened = player.expect_response(lambda r: "/streams/live/" in r.url and r.status == 200)
     with opened:
         assert player.goto(deployed["app_url"] + path).ok
-    expect(player.locator("section.banner")).to_contain_text("Round 1")
+    expect(player.locator("section.banner")).to_contain_text("Deal 1")
     asked.clear()
 
     # 1. On the stream: the new totals within a second of the keeper's tap on Save, with
@@ -106,7 +106,7 @@ def test_a_saved_round_reaches_the_players_phone_within_a_second_by_its_stream(
         [("Ann", {"Bob": "12", "Cy": "7"}, "19 0 0"), ("Bob", {"Ann": "5", "Cy": "10"}, "19 15 0")],
         1,
     ):
-        keeper.follow(keeper.link(f"Enter round {n}"))
+        keeper.follow(keeper.link(f"Enter deal {n}"))
         keeper.fill_round(out, hands)
         keeper.save()
         expect(totals(player)).to_have_text(shows(total), timeout=WITHIN_MS)
@@ -120,7 +120,7 @@ def test_a_saved_round_reaches_the_players_phone_within_a_second_by_its_stream(
     asked.clear()
     direct = Keeper(keeper.page, deployed["app_url"])  # the same phone, logged in
     direct.goto(sheet)
-    direct.follow(direct.link("Enter round 3"))
+    direct.follow(direct.link("Enter deal 3"))
     direct.fill_round("Cy", {"Ann": "20", "Bob": "1"})
     direct.save()
     direct.wait_for_sheet()
@@ -135,7 +135,7 @@ def test_a_saved_round_reaches_the_players_phone_within_a_second_by_its_stream(
         stack("front", "start", run=run)
     asked.clear()
     keeper.goto(sheet)
-    keeper.follow(keeper.link("Enter round 4"))
+    keeper.follow(keeper.link("Enter deal 4"))
     keeper.fill_round("Ann", {"Bob": "30", "Cy": "2"})
     keeper.save()
     expect(totals(player)).to_have_text(shows("51 15 21"), timeout=WITHIN_MS)
@@ -172,7 +172,7 @@ def test_a_co_keepers_round_shows_on_the_other_keepers_open_sheet(
     other.tap(other.button("Log in"))
     expect(other.page).not_to_have_url(re.compile(r"/login"))
     other.goto(sheet)
-    other.follow(other.link("Enter round 1"))
+    other.follow(other.link("Enter deal 1"))
     other.fill_round("Ann", {"Bob": "12", "Cy": "7"})
     other.save()
     expect(totals(first.page)).to_have_text(shows("19 0 0"), timeout=WITHIN_MS)

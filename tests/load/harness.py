@@ -359,7 +359,7 @@ class RoundForm:
 
 
 def read_round_form(html: str) -> RoundForm:
-    number = re.search(r"<h1>(?:Round|Correct round) (\d+)</h1>", html)
+    number = re.search(r"<h1>(?:Round|Deal|Correct round|Correct deal) (\d+)</h1>", html)
     assert number, html[:500]
     choice = r'name="went_out" value="(\d+)"[^>]*>\s*<span class="who"><span class="name">([^<]+)<'
     seats = {seat: unescape(name.strip()) for seat, name in re.findall(choice, html)}

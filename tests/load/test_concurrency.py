@@ -60,7 +60,7 @@ def test_the_same_round_posted_twice_at_once_is_recorded_once(server, table):
         sheet = page_text(other.get(f"/games/{game}").text)
         # (which round it names is checked in test_a_double_tap_names_the_round_it_saved)
         assert "was already saved (sent twice): it is recorded once." in sheet
-        inside += f"Round {n} was already saved" in sheet  # else it names round n + 1
+        inside += f"Deal {n} was already saved" in sheet  # else it names deal n + 1 (Rummy)
         assert rounds_played(keeper.phone, game) == n
         log.acknowledged[n] = expected
     print(f"\n{inside} of {REPEATS}: the second POST read the game before the first committed")
@@ -119,7 +119,7 @@ def test_two_corrections_of_the_same_round_at_once_one_is_refused(server, table)
     assert rounds_played(keeper.phone, game) == 2
     assert game_problems(server.db_url, keeper.phone, [log], exact=True) == []
     history = page_text(keeper.phone.get(f"/games/{game}/history").text)
-    assert history.count("Round 1 corrected:") == REPEATS  # one per race: the winner's
+    assert history.count("Deal 1 corrected:") == REPEATS  # one per race: the winner's
 
 
 # Which round the messages name. Sequential, so the outcome does not depend on timing: the
@@ -136,8 +136,8 @@ def test_a_double_tap_names_the_round_it_saved(server, table):
     assert again.status == 302
     sheet = page_text(keeper.phone.get(f"/games/{game}").text)
     assert rounds_played(keeper.phone, game) == 1
-    flash = sheet[sheet.find("Round ") :][:70]
-    assert "Round 1 was already saved (sent twice)" in sheet, flash
+    flash = sheet[sheet.find("Deal ") :][:70]
+    assert "Deal 1 was already saved (sent twice)" in sheet, flash
 
 
 def test_a_refused_round_names_the_round_that_was_typed(server, table):
@@ -153,4 +153,4 @@ def test_a_refused_round_names_the_round_that_was_typed(server, table):
     assert refused.status == 409
     text = page_text(refused.text)
     message = text[text.find("This game was changed") :][:140]
-    assert "so your round 1 was not saved" in text, message
+    assert "so your deal 1 was not saved" in text, message

@@ -235,7 +235,7 @@ def test_a_connection_lost_at_the_commit_of_a_round(fresh_db: str, fault: str) -
         assert "still what is stored" not in page and "othing was saved" not in page, page
     again = keeper.client.post(url, data={**hidden, **data})  # the same form, sent again
     assert again.status_code == 302
-    assert "Round 1 was already saved" in text_of(keeper.client.get(again.headers["Location"]))
+    assert "Deal 1 was already saved" in text_of(keeper.client.get(again.headers["Location"]))
     assert rounds() == 1
     with app.app_context():
         db.engine.dispose()
