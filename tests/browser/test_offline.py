@@ -392,6 +392,9 @@ def test_logout_clears_the_phone_and_another_account_sees_nothing(
     context.route(re.compile(r".*/rounds/new$"), lambda route: route.abort())  # it stays
     context.set_offline(False)
     page.wait_for_function("() => navigator.onLine")
+    # Back online, the kept sheet loads itself again as it is now (issue 36): wait for it.
+    expect(page.locator("body[data-offline]")).to_have_count(0)
+    page.wait_for_load_state()
     kept = page.evaluate(KEPT_ON_PHONE)
     assert len(kept["pages"]) == 1 and kept["rounds"] == 1
 
