@@ -68,10 +68,9 @@
       var undo = document.querySelector("[data-undo]");
       if (undo) undo.hidden = true;
       // Back online, the page stops saying it is offline: a round form keeps what is
-      // typed in it (Save sends it now); any other page is loaded again, as it is now.
+      // typed in it (Save sends it now); the next page opened is the server's.
       var again = "sk-kept-again:" + location.pathname;
       var back = function () {
-        if (!form) { location.reload(); return; }
         var notice = document.querySelector(".flash-offline");
         if (notice) notice.parentNode.removeChild(notice);
         document.body.removeAttribute("data-offline");
