@@ -69,7 +69,6 @@
       if (undo) undo.hidden = true;
       // Back online, the page stops saying it is offline: a round form keeps what is
       // typed in it (Save sends it now); the next page opened is the server's.
-      var again = "sk-kept-again:" + location.pathname;
       var back = function () {
         var notice = document.querySelector(".flash-offline");
         if (notice) notice.parentNode.removeChild(notice);
@@ -83,12 +82,7 @@
       window.addEventListener("online", backOnline);
       // A kept copy shown although the phone is online (the network came back while it
       // was being asked for): asked once more, a moment later.
-      if (navigator.onLine && !form && !sessionStorage.getItem(again)) {
-        sessionStorage.setItem(again, "1");
-        setTimeout(backOnline, 1500);
-      }
-    } else {
-      sessionStorage.removeItem("sk-kept-again:" + location.pathname);
+      if (navigator.onLine) setTimeout(backOnline, 1500);
     }
     if (form && !(workers && workers.controller)) withoutWorker(form);
     if (!workers) return;
