@@ -154,6 +154,11 @@ class Variant:
     def round_label(self, number: int) -> str:
         return str(number)
 
+    def last_round(self, settings: Settings) -> int | None:
+        """The last round of a game of a fixed number of rounds; None when a score, not
+        a count, ends the game."""
+        return None
+
     # -- money ------------------------------------------------------------------------
     def pay_at_start(self, state: GameState, player: PlayerState, settings: Settings) -> None:
         state.pay_in(player.name, settings.buy_in, "buy_in", 0)
