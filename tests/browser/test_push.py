@@ -215,3 +215,38 @@ def test_the_app_sees_each_phone_as_itself_through_the_front(
     for source, target in asked.items():
         lines = [line for line in log.splitlines() if f"GET {target} " in line]
         assert lines and all(line.startswith(f"{source} ") for line in lines), lines
+
+
+def test_a_page_the_server_was_too_busy_to_give_is_asked_again(
+    new_context: Callable[..., BrowserContext], deployed: dict[str, Any]
+) -> None:
+    """A message said the game changed, and the page it asked for came back busy (a 429
+    or a 503): the stream says nothing more until the next round, so the page asks again
+    at its next tick instead of showing the old totals for a whole round."""
+    keeper = Keeper(new_context().new_page(), deployed["base_url"])
+    keeper.sign_up("fourth@example.com")
+    night = keeper.start_night(["Ann", "Bob", "Cy"])
+    keeper.new_game(night, "Rummy", ["Ann", "Bob", "Cy"])
+    sheet = keeper.path().split("?")[0]
+    keeper.tap(keeper.button("Show players"))
+    link = keeper.page.get_by_label("Link to share").input_value()
+    keeper.goto(sheet)
+
+    player = new_context().new_page()
+    refused: list[str] = []
+
+    def busy_once(route: Any) -> None:
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=429, body="Too many requests from here")
+        else:
+            route.continue_()
+
+    player.route(re.compile(r"/live/[^/?]+\?v="), busy_once)
+    with player.expect_response(lambda r: "/streams/live/" in r.url and r.status == 200):
+        assert player.goto(link).ok
+    keeper.follow(keeper.link("Enter deal 1"))
+    keeper.fill_round("Ann", {"Bob": "12", "Cy": "7"})
+    keeper.save()
+    expect(totals(player)).to_have_text(shows("19 0 0"), timeout=POLL_MS)
+    assert refused, "the page's first ask was not the one refused"
