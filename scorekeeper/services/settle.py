@@ -10,17 +10,18 @@ what the other recorded. Every form carries a one-time id: sent twice, it counts
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..metrics import PAYMENTS_RECORDED
 from ..models import LedgerEntry, Night, User, utcnow
-from ..rules import format_money, name_key
+from ..rules import format_money
 from ..rules.money import rounding_steps
 from ..rules.settings import MAX_MONEY_CENTS
 from . import ledger
 from .base import Conflict, Refused, transaction
+from .keepers import kept_by
 from .ledger import (
     CARRY,
     PAYMENT,
@@ -28,8 +29,6 @@ from .ledger import (
     EntryLine,
     NightBook,
     OpenTransfer,
-    games_part,
-    is_later,
     night_book,
 )
 
@@ -74,12 +73,9 @@ def _check_new(night: Night, submission: str | None) -> None:
 
 
 def _snapshot(book: NightBook) -> dict[str, int]:
-    by_key = {name_key(n): rid for rid, n in book.names.items()}
-    return {
-        str(by_key[name_key(n)]): v
-        for n, v in games_part(book.settlement).items()
-        if name_key(n) in by_key
-    }
+    """The games' part of the balances as it stands, by regular id (what the plan is
+    drawn from, with the debts carried in: ``ledger._basis``)."""
+    return {str(rid): v for rid, v in book.games_part.items()}
 
 
 def _add(
@@ -93,6 +89,7 @@ def _add(
             payee_id=payee_id,
             amount=amount,
             games_part=_snapshot(book),
+            plan=book.plan.stamp,
             **extra,
         )
     )
@@ -107,15 +104,22 @@ def _commit(night: Night, submission: str | None) -> None:
         raise Conflict from None
 
 
-def _open_transfer(book: NightBook, payer_id: int, payee_id: int, amount: int) -> OpenTransfer:
-    for line in book.transfers:
-        if (
-            line.payer is not None
-            and line.payee is not None
-            and (line.payer.id, line.payee.id, line.transfer.amount) == (payer_id, payee_id, amount)
-        ):
-            return line
-    raise Refused("That transfer is no longer what is still to pay: see the page as it is now.")
+def _open_transfer(
+    book: NightBook, payer_id: int, payee_id: int, plan: str, seen: int
+) -> OpenTransfer:
+    """The transfer of the plan in force from ``payer_id`` to ``payee_id``, as the page
+    showed it (the plan's stamp ``plan``, ``seen`` left to pay); refused with what moved
+    when it is no longer that."""
+    line = next((t for t in book.transfers if t.leg and t.leg.pair == (payer_id, payee_id)), None)
+    if line is not None and line.stamp == plan and line.transfer.amount == seen:
+        return line
+    moved = book.moved.sentence(book.currency, "on the page") if book.moved else ""
+    raise Refused(
+        "That transfer changed since the page was drawn "
+        + (f"(now: {line.sentence(book.currency)}): " if line else "(it is not to pay any more): ")
+        + "nothing was recorded. See the plan as it is now."
+        + (f" {moved}" if moved else "")
+    )
 
 
 @transaction
@@ -123,27 +127,43 @@ def settle_transfer(
     night: Night,
     payer_id: int,
     payee_id: int,
-    amount: int,
+    seen: int,
     *,
+    plan: str,
     kind: str,
     user: User,
     submission: str | None,
-) -> OpenTransfer:
-    """Record a suggested transfer as paid (``payment``) or forgiven (``write_off``), as it
-    is still to pay now; refused when it no longer is (another phone recorded it, or the
-    night's games moved: the page shows what is to pay now)."""
+    amount: int | None = None,
+    claim_id: int | None = None,
+) -> tuple[OpenTransfer, int]:
+    """Record a transfer of the plan as paid (``payment``: all of what is left, or
+    ``amount`` of it) or forgiven (``write_off``: all of what is left), the transfer named
+    by its pair and its plan's stamp, as the page showed it (``seen`` left); refused when
+    it is no longer that (another phone recorded it, or the night's games moved: the page
+    shows what is to pay now). A payment may confirm a player's claim (``claim_id``).
+    Returns the transfer as it was and the amount recorded."""
     if kind not in (PAYMENT, WRITE_OFF):
         raise Refused("Choose Mark paid or Write off.")
     _lock([night.id])
     _check_new(night, submission)
     _room(night)
     book = night_book(night)
-    line = _open_transfer(book, payer_id, payee_id, amount)
-    _add(book, kind, payer_id, payee_id, amount, user_id=user.id, submission=submission)
+    line = _open_transfer(book, payer_id, payee_id, plan, seen)
+    paid = seen if amount is None else amount
+    if not 0 < paid <= seen:
+        raise Refused(
+            f"{line.transfer.payer} pays {line.transfer.payee} at most "
+            f"{format_money(seen, night.currency)} on this transfer: give an amount more than "
+            "0 and at most that (more than is owed goes through Record a payment)."
+        )
+    if kind == WRITE_OFF and paid != seen:
+        raise Refused("A write-off forgives all that is left on the transfer.")
+    _add(book, kind, payer_id, payee_id, paid, user_id=user.id, submission=submission,
+         claim_id=claim_id)  # fmt: skip
     _commit(night, submission)
     if kind == PAYMENT:
         PAYMENTS_RECORDED.inc()
-    return line
+    return line, paid
 
 
 @transaction
@@ -186,12 +206,14 @@ def carry_open(
     *,
     user: User,
     submission: str | None,
-    only: tuple[int, int] | None = None,
+    only: tuple[int, int, int] | None = None,
+    plan: str | None = None,
 ) -> int:
     """Carry every transfer still to pay on ``night`` (or ``only`` the one from that payer
-    to that payee, regular ids: its amount as the book has it now) into ``target``, a
+    to that payee, regular ids, with what the page showed left on it) into ``target``, a
     later night of the keeper's in the same currency: there each payer owes the payee
-    that amount on top of its games. Returns the amount carried."""
+    that amount on top of its games. ``plan``: the stamp of the plan the page showed;
+    refused when the plan was drawn again since. Returns the amount carried."""
     _lock([night.id, target.id])
     _check_new(night, submission)
     if target.id == night.id or target.owner_id != night.owner_id or target.deleted_at:
@@ -207,22 +229,29 @@ def carry_open(
             "a later night, or settle it here."
         )
     book = night_book(night)
-    lines = [t for t in book.transfers if t.payer is not None and t.payee is not None]
+    lines = [t for t in book.transfers if t.leg is not None]
+    if plan is not None and plan != book.plan.stamp:
+        lines = []
     if only is not None:
-        lines = [t for t in lines if t.payer and t.payee and (t.payer.id, t.payee.id) == only]
+        lines = [t for t in lines if t.leg and (*t.leg.pair, t.leg.left) == only]
         if not lines:
             raise Refused(
                 "That debt is no longer to pay on this night (paid, carried or changed "
                 "meanwhile): nothing was carried. Check what is still to pay and try again."
             )
+    if not lines and plan is not None and book.plan is not None and plan != book.plan.stamp:
+        raise Refused(
+            "The plan changed since the page was drawn: nothing was carried. Check what is "
+            "still to pay and try again."
+        )
     if not lines:
         raise Refused("Nothing is left to pay, so nothing is carried.")
     _room(night, len(lines))
     _room(target, len(lines))
     for t in lines:
-        assert t.payer is not None and t.payee is not None
+        assert t.leg is not None
         _add(
-            book, CARRY, t.payer.id, t.payee.id, t.transfer.amount,
+            book, CARRY, t.leg.payer, t.leg.payee, t.leg.left,
             to_night_id=target.id, user_id=user.id, submission=submission,
         )  # fmt: skip
     _commit(night, submission)
@@ -254,3 +283,28 @@ def set_settle_unit(night: Night, unit: int) -> None:
     _lock([night.id])
     night.settle_unit = unit
     _commit(night, None)
+
+
+def later_nights(night: Night, user: User) -> list[Night]:
+    """Where this night's unpaid debts may be carried: the owner's nights in the same currency
+    played after it that ``user`` keeps too (by date, then creation), soonest first."""
+    query = (
+        select(Night)
+        .where(
+            Night.owner_id == night.owner_id,
+            kept_by(user.id),
+            Night.deleted_at.is_(None),
+            Night.currency == night.currency,
+            or_(
+                Night.played_on > night.played_on,
+                (Night.played_on == night.played_on) & (Night.id > night.id),
+            ),
+        )
+        .order_by(Night.played_on, Night.id)
+        .limit(20)
+    )
+    return list(db.session.scalars(query))
+
+
+def is_later(target: Night, night: Night) -> bool:
+    return (target.played_on, target.id) > (night.played_on, night.id)

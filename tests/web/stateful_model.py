@@ -251,7 +251,8 @@ def to_pay(html: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for form in forms_of(html):
         values = form.values()
-        if form.action.endswith("/transfers/mark") and values.get("action") == "payment":
+        whole = "paid" not in values  # not the form of a part paid
+        if form.action.endswith("/transfers/mark") and values.get("action") == "payment" and whole:
             payer, payee, amount = (int(values[k]) for k in ("payer", "payee", "amount"))
             out[payer] = out.get(payer, 0) - amount
             out[payee] = out.get(payee, 0) + amount
@@ -1241,6 +1242,8 @@ class CardNights(RuleBasedStateMachine):
             values["pay-amount"] = data.draw(st.sampled_from(AMOUNTS), label="amount")
         elif action.endswith("/mark") and data.draw(st.integers(0, 5), label="stale") == 0:
             values["amount"] = str(int(values["amount"]) + 1)  # not what is to pay now
+        elif action.endswith("/mark") and "paid" in values:  # part of a transfer paid
+            values["paid"] = data.draw(st.sampled_from([values["paid"], *AMOUNTS]), label="part")
         double = data.draw(st.booleans(), label="double")
         before = self.ledger_rows()
         _, refused, shown = self.send(phone, action, values, double=double)

@@ -318,7 +318,8 @@ def test_the_night_link_shows_the_games_and_who_pays_whom_with_pay_links(
     bob, ann = regular_id(keeper.client, "Bob"), regular_id(keeper.client, "Ann")
     r = keeper.client.post(f"/nights/{night}/transfers/mark", data={
         "csrf_token": inputs(payout)["csrf_token"], "payer": bob, "payee": ann,
-        "amount": 100, "action": "payment", "submission": "tap-1"})  # fmt: skip
+        "amount": 100, "action": "payment", "submission": "tap-1",
+        "plan": inputs(payout)["plan"]})  # fmt: skip
     assert r.status_code == 302
     assert changed()
     paid = text_of(phone.get(link))
