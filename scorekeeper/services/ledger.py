@@ -90,7 +90,8 @@ class EntryLine:
         money = format_money(self.amount, night.currency)
         e = self.entry
         if e.kind == PAYMENT:
-            return f"{self.payer} paid {self.payee} {money}"
+            said = " (as they said on the players' page)" if e.claim_id else ""
+            return f"{self.payer} paid {self.payee} {money}{said}"
         if e.kind == WRITE_OFF:
             said = f"{self.payee} wrote off the {money} {self.payer} owed"
             if self.counted is None or self.counted == self.amount:
@@ -186,6 +187,7 @@ class NightBook:
     plan: payplan.PayPlan = field(default_factory=lambda: payplan.PayPlan((), "", {}, ()))
     games_part: dict[int, int] = field(default_factory=dict)  # regular id -> games' net
     claims: list[LedgerEntry] = field(default_factory=list)  # "I paid", undone ones too
+    stale_claims: list[ClaimLine] = field(default_factory=list)  # on no open transfer
 
     @property
     def currency(self) -> str:
@@ -244,6 +246,7 @@ def money_recorded(night_id: int) -> bool:
     query = select(LedgerEntry.id).where(
         or_(LedgerEntry.night_id == night_id, LedgerEntry.to_night_id == night_id),
         LedgerEntry.undone_at.is_(None),
+        LedgerEntry.kind != CLAIM,  # a player's "I paid" moves nothing until confirmed
     )
     return db.session.scalar(query.limit(1)) is not None
 
@@ -385,8 +388,12 @@ def night_book(night: Night, *, games: list[tuple[str, Standings]] | None = None
         written_off=lines["off"], undone=lines["undone"], names=names,
         plan=plan, games_part=part,
     )  # fmt: skip
-    book.transfers = _open_transfers(book, claims)
     book.claims = claims
+    book.transfers = _open_transfers(book, claims)
+    shown = {c.entry.id for t in book.transfers for c in t.claims}
+    book.stale_claims = [
+        c for c in claim_lines(book, claims) if c.entry.id not in shown and c.confirmed is None
+    ]
     book.moved = _why(night, plan, acted, lines["in"], names)
     return book
 

@@ -24,6 +24,7 @@ from .base import Conflict, Refused, transaction
 from .keepers import kept_by
 from .ledger import (
     CARRY,
+    CLAIM,
     PAYMENT,
     WRITE_OFF,
     EntryLine,
@@ -37,7 +38,7 @@ class AlreadyRecorded(Exception):
     """This money form was sent before (a double tap or a retry): it counted once."""
 
 
-def _lock(night_ids: list[int]) -> None:
+def lock_nights(night_ids: list[int]) -> None:
     """Take the nights' rows, in id order, before reading what a change checks: the first
     write of the transaction (PostgreSQL locks the rows; SQLite the database), so a second
     change to the same night waits here and then reads what the first recorded. Objects
@@ -52,7 +53,7 @@ def _lock(night_ids: list[int]) -> None:
     db.session.expire_all()
 
 
-def _room(night: Night, adding: int = 1) -> None:
+def room(night: Night, adding: int = 1) -> None:
     """Refused when ``adding`` entries would take the night's book past its bound."""
     most = ledger.MAX_ENTRIES_PER_NIGHT
     if ledger.entry_count(night.id) + adding > most:
@@ -63,7 +64,7 @@ def _room(night: Night, adding: int = 1) -> None:
         )
 
 
-def _check_new(night: Night, submission: str | None) -> None:
+def check_new(night: Night, submission: str | None) -> None:
     if submission and db.session.scalar(
         select(LedgerEntry.id).where(
             LedgerEntry.night_id == night.id, LedgerEntry.submission == submission
@@ -78,7 +79,7 @@ def _snapshot(book: NightBook) -> dict[str, int]:
     return {str(rid): v for rid, v in book.games_part.items()}
 
 
-def _add(
+def add_entry(
     book: NightBook, kind: str, payer_id: int, payee_id: int, amount: int, **extra: object
 ) -> None:
     db.session.add(
@@ -95,16 +96,16 @@ def _add(
     )
 
 
-def _commit(night: Night, submission: str | None) -> None:
+def commit(night: Night, submission: str | None) -> None:
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        _check_new(night, submission)
+        check_new(night, submission)
         raise Conflict from None
 
 
-def _open_transfer(
+def open_transfer(
     book: NightBook, payer_id: int, payee_id: int, plan: str, seen: int
 ) -> OpenTransfer:
     """The transfer of the plan in force from ``payer_id`` to ``payee_id``, as the page
@@ -144,11 +145,13 @@ def settle_transfer(
     Returns the transfer as it was and the amount recorded."""
     if kind not in (PAYMENT, WRITE_OFF):
         raise Refused("Choose Mark paid or Write off.")
-    _lock([night.id])
-    _check_new(night, submission)
-    _room(night)
+    lock_nights([night.id])
+    check_new(night, submission)
+    room(night)
     book = night_book(night)
-    line = _open_transfer(book, payer_id, payee_id, plan, seen)
+    line = open_transfer(book, payer_id, payee_id, plan, seen)
+    if claim_id is not None:
+        _confirmable(book, line, claim_id)
     paid = seen if amount is None else amount
     if not 0 < paid <= seen:
         raise Refused(
@@ -158,12 +161,27 @@ def settle_transfer(
         )
     if kind == WRITE_OFF and paid != seen:
         raise Refused("A write-off forgives all that is left on the transfer.")
-    _add(book, kind, payer_id, payee_id, paid, user_id=user.id, submission=submission,
+    add_entry(book, kind, payer_id, payee_id, paid, user_id=user.id, submission=submission,
          claim_id=claim_id)  # fmt: skip
-    _commit(night, submission)
+    commit(night, submission)
     if kind == PAYMENT:
         PAYMENTS_RECORDED.inc()
     return line, paid
+
+
+def _confirmable(book: NightBook, line: OpenTransfer, claim_id: int) -> None:
+    """A payment confirms a player's claim on this very transfer, still open and fresh."""
+    claim = next((c for c in line.claims if c.entry.id == claim_id), None)
+    if claim is None:
+        raise Refused(
+            "That claim is not open on this transfer any more (taken back, or confirmed "
+            "already): nothing was recorded. See the page as it is now."
+        )
+    if not claim.fresh:
+        raise Refused(
+            f"{claim.sentence(book.currency)}. Mark the transfer paid as it is now, or "
+            "dismiss the claim."
+        )
 
 
 @transaction
@@ -178,8 +196,8 @@ def record_payment(
 ) -> str:
     """Record any payment between two people of the night: a partial payment, cash, more
     than was owed (then the difference is owed back). Returns the sentence recorded."""
-    _lock([night.id])
-    _check_new(night, submission)
+    lock_nights([night.id])
+    check_new(night, submission)
     book = night_book(night)
     if payer_id not in book.names or payee_id not in book.names:
         raise Refused("Choose who paid and who was paid from tonight's people.")
@@ -190,9 +208,9 @@ def record_payment(
             f"The amount must be more than 0 and at most "
             f"{format_money(MAX_MONEY_CENTS, night.currency)}."
         )
-    _room(night)
-    _add(book, PAYMENT, payer_id, payee_id, amount, user_id=user.id, submission=submission)
-    _commit(night, submission)
+    room(night)
+    add_entry(book, PAYMENT, payer_id, payee_id, amount, user_id=user.id, submission=submission)
+    commit(night, submission)
     PAYMENTS_RECORDED.inc()
     return (
         f"{book.names[payer_id]} paid {book.names[payee_id]} {format_money(amount, night.currency)}"
@@ -214,8 +232,8 @@ def carry_open(
     later night of the keeper's in the same currency: there each payer owes the payee
     that amount on top of its games. ``plan``: the stamp of the plan the page showed;
     refused when the plan was drawn again since. Returns the amount carried."""
-    _lock([night.id, target.id])
-    _check_new(night, submission)
+    lock_nights([night.id, target.id])
+    check_new(night, submission)
     if target.id == night.id or target.owner_id != night.owner_id or target.deleted_at:
         raise Refused("Choose another of your nights to carry into.")
     if target.currency != night.currency:
@@ -246,15 +264,15 @@ def carry_open(
         )
     if not lines:
         raise Refused("Nothing is left to pay, so nothing is carried.")
-    _room(night, len(lines))
-    _room(target, len(lines))
+    room(night, len(lines))
+    room(target, len(lines))
     for t in lines:
         assert t.leg is not None
-        _add(
+        add_entry(
             book, CARRY, t.leg.payer, t.leg.payee, t.leg.left,
             to_night_id=target.id, user_id=user.id, submission=submission,
         )  # fmt: skip
-    _commit(night, submission)
+    commit(night, submission)
     return sum(t.transfer.amount for t in lines)
 
 
@@ -266,23 +284,39 @@ def undo_entry(night: Night, entry_id: int, *, user: User) -> EntryLine:
     found = db.session.get(LedgerEntry, entry_id)
     if found is None or night.id not in (found.night_id, found.to_night_id):
         raise Refused("That entry is not one of this night's.")
-    _lock([found.night_id, *([found.to_night_id] if found.to_night_id else [])])
+    lock_nights([found.night_id, *([found.to_night_id] if found.to_night_id else [])])
     book = night_book(night)
+    if found.kind == CLAIM:
+        return _undo_claim(book, entry_id, user)
     line = next(x for x in book.recorded + book.undone if x.entry.id == entry_id)
     if line.entry.undone_at is None:
         line.entry.undone_at = utcnow()
         line.entry.undone_by = user.id
-        _commit(night, None)
+        commit(night, None)
     return line
+
+
+def _undo_claim(book: NightBook, entry_id: int, user: User) -> EntryLine:
+    """The keeper says a player's claim was not paid (or dismisses a stale one): undone,
+    kept. A confirmed claim stays: its payment is what the keeper undoes."""
+    claim = next(c for c in book.claims if c.id == entry_id)
+    if any(x.entry.claim_id == entry_id for x in book.payments):
+        raise Refused("That claim was confirmed: undo its payment instead.")
+    if claim.undone_at is None:
+        claim.undone_at = utcnow()
+        claim.undone_by = user.id
+        commit(book.night, None)
+    payer, payee = book.names[claim.payer_id], book.names[claim.payee_id]
+    return EntryLine(claim, payer, payee, False)
 
 
 @transaction
 def set_settle_unit(night: Night, unit: int) -> None:
     if unit not in rounding_steps(night.currency):
         raise Refused("Choose how to round: exactly, or one of the steps offered.")
-    _lock([night.id])
+    lock_nights([night.id])
     night.settle_unit = unit
-    _commit(night, None)
+    commit(night, None)
 
 
 def later_nights(night: Night, user: User) -> list[Night]:
