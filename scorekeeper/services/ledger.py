@@ -328,7 +328,7 @@ def _basis(
 
 
 def _plan(
-    night: Night, lines: dict[str, list[EntryLine]], part: dict[int, int], names: dict[int, str]
+    lines: dict[str, list[EntryLine]], part: dict[int, int], names: dict[int, str]
 ) -> tuple[payplan.PayPlan, list[EntryLine]]:
     """The plan in force (``rules.payplan``), from the night's balances and the entries
     recorded on it that count, in the order recorded; those entries as they count now."""
@@ -369,8 +369,8 @@ def night_book(night: Night, *, games: list[tuple[str, Standings]] | None = None
             )
     nets, rounding = _games_by_id(night, finished, names)
     part = {i: nets[i] + rounding.get(i, 0) for i in nets}
-    plan, acted = _plan(night, lines, part, names)
-    moved_by = {i: v for i, v in plan.balances.items()}
+    plan, acted = _plan(lines, part, names)
+    moved_by = dict(plan.balances)
     for i, v in part.items():
         moved_by[i] = moved_by.get(i, 0) - v
     settlement = Settlement(
