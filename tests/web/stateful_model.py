@@ -251,7 +251,8 @@ def to_pay(html: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for form in forms_of(html):
         values = form.values()
-        if form.action.endswith("/transfers/mark") and values.get("action") == "payment":
+        whole = "paid" not in values  # not the form of a part paid
+        if form.action.endswith("/transfers/mark") and values.get("action") == "payment" and whole:
             payer, payee, amount = (int(values[k]) for k in ("payer", "payee", "amount"))
             out[payer] = out.get(payer, 0) - amount
             out[payee] = out.get(payee, 0) + amount
@@ -1241,6 +1242,8 @@ class CardNights(RuleBasedStateMachine):
             values["pay-amount"] = data.draw(st.sampled_from(AMOUNTS), label="amount")
         elif action.endswith("/mark") and data.draw(st.integers(0, 5), label="stale") == 0:
             values["amount"] = str(int(values["amount"]) + 1)  # not what is to pay now
+        elif action.endswith("/mark") and "paid" in values:  # part of a transfer paid
+            values["paid"] = data.draw(st.sampled_from([values["paid"], *AMOUNTS]), label="part")
         double = data.draw(st.booleans(), label="double")
         before = self.ledger_rows()
         _, refused, shown = self.send(phone, action, values, double=double)
@@ -1321,6 +1324,46 @@ class CardNights(RuleBasedStateMachine):
         self.touched_nights.update(n.id for n in phone.live_nights())
 
     # -- the players' phones ---------------------------------------------------------
+    @precondition(has_night)
+    @rule(data=st.data())
+    def a_player_says_i_paid(self, data: st.DataObject) -> None:
+        """On the night's players' page a phone with no account taps "I paid" on a
+        transfer, or takes a claim back, sometimes twice: at most one open claim a
+        transfer, nothing else recorded, and no money moves until the keeper confirms it
+        (check_money runs after this step)."""
+        phone, night = self.pick_night(data) or (None, None)
+        assert phone is not None and night is not None
+        page = f"/nights/{night.id}/live"
+        form = self.page_form(phone, page, page)
+        if form is not None:
+            assert not self.send(phone, page, form.values())[1]
+        html = self.get(phone, page).get_data(as_text=True)
+        found = re.search(r'id="live-url"[^>]* value="([^"]+)"', html)
+        assert found, "the keeper's live page shows the link"
+        link = unescape(found.group(1)).removeprefix("http://localhost")
+        player = self.app.test_client()
+        forms = [f for f in post_forms(player.get(link).get_data(as_text=True))]
+        if not forms:
+            return
+        claim = data.draw(st.sampled_from(forms), label="claim form")
+        before = self.ledger_rows()
+        for _ in range(1 + data.draw(st.integers(0, 1), label="double")):
+            r = player.post(claim.action, data=claim.values())
+            assert r.status_code in (303, 409), (r.status_code, text_of_html(r.get_data(True)))
+            assert "Set-Cookie" not in r.headers
+        after = self.ledger_rows()
+        added = [after[e] for e in set(after) - set(before)]
+        assert len(added) <= 1 and all(row[1] == "claim" for row in added), added
+        changed = [e for e in before if before[e] != after[e]]
+        assert all(before[e][1] == "claim" for e in changed), changed
+        shown = player.get(link).get_data(as_text=True)
+        for line in shown.split('<li class="pay">')[1:]:
+            assert line.count("says they paid") <= 1, "two open claims on one transfer"
+        if added:
+            keeper_sees = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
+            assert "says they paid" in unescape(keeper_sees)
+        self.touched_nights.add(night.id)
+
     @precondition(has_night)
     @rule(data=st.data())
     def players_poll_a_live_link(self, data: st.DataObject) -> None:
@@ -1442,7 +1485,11 @@ class CardNights(RuleBasedStateMachine):
             book = ledger.night_book(loaded)
             unit = loaded.settle_unit
             keys = {name_key(n): rid for rid, n in book.names.items()}
-            entries = [e.id for e in ledger.entries_of(night.id) if e.undone_at is None]
+            entries = [
+                e.id
+                for e in ledger.entries_of(night.id)
+                if e.undone_at is None and e.kind != "claim"  # claims: a_player_says_i_paid
+            ]
         settlement = book.settlement
         assert sum(settlement.people.values()) == 0, settlement.people
         engine = settle(finished, night.currency, unit=unit)
@@ -1537,6 +1584,7 @@ class CardNights(RuleBasedStateMachine):
                 .where(
                     or_(LedgerEntry.night_id == night.id, LedgerEntry.to_night_id == night.id),
                     LedgerEntry.undone_at.is_(None),
+                    LedgerEntry.kind != "claim",  # "I paid" moves nothing until confirmed
                 )
                 .order_by(LedgerEntry.id)
             ).all()  # fmt: skip
