@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
 
 from scorekeeper.rules import load_game
+from tests.reports.pdftools import squash, text_of
 from tests.web.keeper import Keeper, inputs
 from tests.web.keeper import text_of as page_text
 
@@ -29,6 +31,16 @@ def api(client, game_id: int) -> dict:
 
 def totals(client, game_id: int) -> dict[str, int]:
     return {p["name"]: p["total"] for p in api(client, game_id)["standings"]["players"]}
+
+
+def show_players(keeper: Keeper, game: int) -> str:
+    """Tap "Show players" on the game and read the link it shows."""
+    page = f"/games/{game}/live"
+    assert keeper.post_form(page, {}).status_code == 302
+    html = keeper.client.get(page).get_data(as_text=True)
+    found = re.search(r'id="live-url"[^>]* value="([^"]+)"', html)
+    assert found, html
+    return unescape(found[1]).removeprefix("http://localhost")
 
 
 def test_the_new_game_form_offers_gin_for_two_players_only(keeper, client):
@@ -132,6 +144,57 @@ def test_a_gin_game_with_an_undercut_a_correction_and_a_shutout(keeper, client, 
     assert data["standings"]["pot"]["balances"] == {"Ann": -4270, "Bob": 4270}
     payout = client.get(f"/nights/{night}/payout.txt").get_data(as_text=True)
     assert "Ann pays Bob $42.70" in payout
+
+    # The sheet: each hand's line (★ who knocked, K G BG U —, the deadwoods), the boxes,
+    # the bonus lines, the final scores, the margin and the stake.
+    sheet = page_text(client.get(f"/games/{game}"))
+    for line in (
+        "Hand points 0 121",
+        "Boxes 0 3",
+        "Shutout ×2 0 242",
+        "Game bonus 0 100",
+        "Box bonus 0 75",
+        "Final 0 417",
+        "Margin 417",
+        "Stake -$41.70 +$41.70",
+        "1 0 +0 ★ (8) 28 +28 U (5)",  # hand 1: Ann knocked with 8, Bob undercut: +28
+        "3 nobody out 0 — 93 —",
+        "4 0 (30) 121 +28 ★ K (2)",
+    ):
+        assert line in sheet, line
+    assert "★ went out (knocked)" in sheet and "U undercut the knocker" in sheet
+    assert "— a wash" in sheet and "(n) deadwood left in hand" in sheet
+    live_link = show_players(keeper, game)
+    live = page_text(client.get(live_link))
+    assert "Final 0 417" in live and "Shutout ×2 0 242" in live
+    history = page_text(client.get(f"/games/{game}/history"))
+    assert "Hand 4 corrected: Ann: 20 → 30" in history
+    assert "Hand 2: Bob went out (gin); Ann K Q J 10, Bob 0" in history
+
+    # Printed: the filled sheet with its hand lines, the bonus lines and the final scores;
+    # the blank one with Gin's columns, footers and note.
+    filled = tmp_path / "filled.pdf"
+    filled.write_bytes(client.get(f"/games/{game}/sheet.pdf").data)
+    text = squash(text_of(filled))
+    for words in (
+        "★(8) 0 U(5)⁺²⁸ 28",  # hand 1: Ann knocked with 8, Bob undercut with 5: +28
+        "(40) 0 ★G(0)⁺⁶⁵ 93",
+        "— 0 — 93",  # the wash
+        "(30) 0 ★K(2)⁺²⁸ 121",
+        "Boxes 0 3",
+        "Shutout ×2 0 242",
+        "Final 0 417",
+        "Margin 417",
+        "Stake -$41.70 +$41.70",
+        "Winner: Bob",
+        "stake on the margin $41.70",
+    ):
+        assert words in text, words
+    blank = tmp_path / "blank.pdf"
+    blank.write_bytes(client.get(f"/games/{game}/blank.pdf").data)
+    text = squash(text_of(blank))
+    assert "Boxes" in text and "Box bonus" in text and "Final" in text and "How" in text
+    assert "U undercut" in text and "big gin +31" in text
 
     # A finished game takes no more hands.
     r = client.get(f"/games/{game}/rounds/new")

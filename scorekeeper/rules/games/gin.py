@@ -204,8 +204,11 @@ class GinDisplay(GameDisplay["Gin"]):
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
         return [ChartLine("Target", settings.target_score)]
 
+    def sheet_columns(self, rounds: int) -> list[Column]:
+        return [Column("Hand", max(5, len(str(rounds + 1)) + 1), "right")]
+
     def blank_columns(self) -> list[Column]:
-        return [Column("Hand", 4, "right", "num"), Column("How", 4, "center", "text")]
+        return [Column("Hand", 5, "right", "num"), Column("How", 4, "center", "text")]
 
     def blank_note(self, settings: Settings) -> str:
         return (
