@@ -196,6 +196,12 @@ def test_a_gin_game_with_an_undercut_a_correction_and_a_shutout(keeper, client, 
     assert "Boxes" in text and "Box bonus" in text and "Final" in text and "How" in text
     assert "U undercut" in text and "big gin +31" in text
 
+    # /help: how Gin scores and the readings the app chose.
+    help_page = page_text(client.get("/help"))
+    assert "Gin Rummy scoring: exactly two players." in help_page
+    assert "a tie is an undercut" in help_page
+    assert "the final scores decide and the higher one is paid the difference" in help_page
+
     # A finished game takes no more hands.
     r = client.get(f"/games/{game}/rounds/new")
     assert r.status_code == 302
