@@ -201,6 +201,7 @@ def test_a_gin_game_with_an_undercut_a_correction_and_a_shutout(keeper, client, 
     assert "Gin Rummy scoring: exactly two players." in help_page
     assert "a tie is an undercut" in help_page
     assert "the final scores decide and the higher one is paid the difference" in help_page
+    assert "a tie still wins the defender the hand (a box) for 0 points" in help_page
 
     # A finished game takes no more hands.
     r = client.get(f"/games/{game}/rounds/new")

@@ -168,7 +168,9 @@ class GinDisplay(GameDisplay["Gin"]):
         "loser's final score above the winner's, the final scores decide and the higher one "
         "is paid the difference; equal final scores pay nothing and share any buy-in. A "
         "knock with 0 deadwood is refused (that is gin), as is gin or big gin with any "
-        "deadwood.",
+        "deadwood. With an undercut bonus of 0, a tie still wins the defender the hand (a "
+        "box) for 0 points. A wash is saved with both deadwoods or with none. Gin takes no "
+        "handicaps: both start at 0.",
     )
 
     def warnings(self, players: int, settings: Settings) -> list[str]:
