@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import SCREENSHOTS
 from tests.browser.keeper import Keeper
 from tests.browser.layout import layout_problems
 
@@ -55,6 +56,9 @@ def test_a_gin_game_on_a_phone(page: Page, live_server: str) -> None:
     assert box.locator("[data-card=JK]").count() == 0  # Gin has no jokers
     expect(box.get_by_role("button", name="K (10 points)", exact=True)).to_be_visible()
     tap_how(keeper, "Knock")
+    assert layout_problems(page) == []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "gin-knocker-390.png"), full_page=True)
     keeper.save()
     keeper.wait_for_sheet()
     assert keeper.totals() == {"Ann": 0, "Bob": 28}
