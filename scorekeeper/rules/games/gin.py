@@ -210,7 +210,7 @@ class GinDisplay(GameDisplay["Gin"]):
         return [Column("Hand", max(5, len(str(rounds + 1)) + 1), "right")]
 
     def blank_columns(self) -> list[Column]:
-        return [Column("Hand", 5, "right", "num"), Column("How", 4, "center", "text")]
+        return [Column("Hand", 5, "right", "num"), Column("How", 6, "center", "text")]
 
     def blank_note(self, settings: Settings) -> str:
         return (
