@@ -275,6 +275,8 @@ def test_equal_final_scores_share_first_and_pay_nothing():
     assert set(s.winners) == {"Ann", "Bob"}
     assert s.pot.balances == {"Ann": 0, "Bob": 0}
     assert not any(e.kind == "stake" for e in s.pot.entries)
+    rows = dict(get_variant("gin").display.tally(s.rounds, s.players, s.record.settings, True))
+    assert rows["Margin"] == ["0", ""] and "Stake" not in rows
 
 
 # ------------------------------------------------------------ the record ---

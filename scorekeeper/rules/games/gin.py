@@ -247,7 +247,8 @@ class GinDisplay(GameDisplay["Gin"]):
             ("Game bonus", [str(t.game_bonus[n]) for n in names]),
             ("Box bonus", [str(t.box_bonus[n]) for n in names]),
             ("Final", [str(t.final[n]) for n in names]),
-            ("Margin", [str(t.margin) if n == t.payee else "" for n in names]),
+            # Under whoever is paid it (equal final scores: 0, under the first).
+            ("Margin", [str(t.margin) if n == (t.payee or names[0]) else "" for n in names]),
         ]
         owed = t.owed(settings)
         if owed:
