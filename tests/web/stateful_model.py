@@ -683,6 +683,10 @@ class CardNights(RuleBasedStateMachine):
         high = 1 if slip == "one player" else min(len(seats), 6)
         if high < low:
             low = high = len(seats)
+        # A game played by some counts only (Gin: two) is mostly started with one of them.
+        fits = [n for n in range(low, high + 1) if get_variant(variant).players_refused(n) is None]
+        if fits and slip is None:
+            low, high = min(fits), max(fits)
         seated = order[: data.draw(st.integers(low, high), label="players")]
         for c in seats:
             values[c.name] = ""
@@ -789,14 +793,29 @@ class CardNights(RuleBasedStateMachine):
         went = data.draw(st.sampled_from(sorted(seats)), label="went out")
         values["went_out"] = went
         expected: dict[str, Any] = {}
+        # A Gin wash may leave both hands empty (stored as none); one left empty alone is
+        # refused, so an empty field stands for junk only when the other is typed.
+        wash = went == "" and variant.wash_without_hands
+        empty_wash = wash and data.draw(st.booleans(), label="empty wash")
         for seat, name in seats.items():
             if not seat:
+                continue
+            if empty_wash:
+                values[f"hand-{seat}"] = values[f"cards-{seat}"] = ""
+                continue
+            if seat == went and variant.out_has_hand:  # Gin: the knocker's deadwood
+                knocker = ["0", "0", "3", "10", "11", "A 2"] if not finishing else ["0"]
+                typed = data.draw(st.sampled_from(knocker), label="knocker")
+                values[f"hand-{seat}"], values[f"cards-{seat}"] = typed, ""
+                expected[name] = expected_hand(typed, "", variant.card_codes)
                 continue
             if seat == went:
                 if data.draw(st.integers(0, 5), label="leftover") == 0:
                     values[f"hand-{seat}"] = "12"  # ignored: they went out
                 continue
             typed, tapped = self._hand(data, codes, finishing)
+            if wash and not typed.strip():
+                typed = "x"
             values[f"hand-{seat}"] = typed
             values[f"cards-{seat}"] = tapped
             expected[name] = expected_hand(typed, tapped, variant.card_codes)
@@ -805,6 +824,9 @@ class CardNights(RuleBasedStateMachine):
             values["wild"] = data.draw(wild, label="wild")
         if form.has("going_rummy"):
             values["going_rummy"] = "y" if data.draw(st.booleans(), label="rummy") else ""
+        if form.has("how"):  # Gin: knock, gin, big gin (and one the form must refuse)
+            hows = ["gin"] if finishing else ["knock", "knock", "gin", "big_gin", "rummy"]
+            values["how"] = data.draw(st.sampled_from(hows), label="how")
         for c in form.controls:
             if c.name.startswith("contract-"):
                 tick = finishing or data.draw(st.booleans(), label="contract")
@@ -829,6 +851,8 @@ class CardNights(RuleBasedStateMachine):
         stored = after["record"]["rounds"][played]
         assert name_key(stored["went_out"] or "") == name_key(seats[went] if went else "")
         hands = {name_key(k): stored_hand(v) for k, v in stored["hands"].items()}
+        if empty_wash:
+            assert stored["hands"] == {}, stored
         for name, hand in expected.items():
             assert hand is not None, f"{name}'s hand was saved though the form should refuse it"
             assert hands.get(name_key(name)) == hand, (name, hand, stored)
