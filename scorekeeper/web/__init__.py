@@ -31,9 +31,10 @@ from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_money
 from ..rules.money import use_money_locale
 from ..services import login_from_stamp
-from .clock import local_time
+from .clock import local_moment, local_time
 from .headers import PUBLIC_PREFIX, StandardHeaders
 from .offline import wants_json
+from .script_words import script_words
 
 
 def datetime_attr(moment: datetime) -> str:
@@ -166,6 +167,7 @@ def init_app(app: Flask) -> None:
         games,
         home,
         keepers,
+        language,
         live,
         nights,
         offline,
@@ -178,7 +180,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["id"] = IdConverter
     ops.init_app(app)  # first: the request's id and the schema guard come before the rest
     blueprints = (home, auth, accounts, nights, settle, regulars, games, printouts, api, live,
-                  keepers)  # fmt: skip
+                  keepers, language)  # fmt: skip
     for module in (*blueprints, offline):
         app.register_blueprint(module.bp)
     app.before_request(_larger_uploads)
@@ -192,6 +194,11 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["new_submission"] = new_submission
     app.jinja_env.filters["datetime_attr"] = datetime_attr
     app.jinja_env.filters["local_time"] = local_time
+    app.jinja_env.filters["local_moment"] = local_moment
+    app.jinja_env.globals["html_lang"] = language.html_lang
+    app.jinja_env.globals["languages"] = language.LANGUAGES
+    app.jinja_env.globals["current_language"] = language.current_language
+    app.jinja_env.globals["script_words"] = script_words
 
     for raised, (code, title, message) in ERROR_PAGES.items():
         app.register_error_handler(raised, _error_page(code, title, message))
