@@ -73,7 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
 
     from .extensions import babel, compress, csrf, db, login_manager, migrate
-    from .web.language import select_locale
+    from .web.locales import select_locale
 
     db.init_app(app)
     babel.init_app(app, locale_selector=select_locale)

@@ -27,7 +27,7 @@ else:
     Model = db.Model
 migrate = Migrate()
 csrf = CSRFProtect()
-babel = Babel()  # the app's words in the reader's language (web/language.py)
+babel = Babel()  # the app's words in the reader's language (web/locales.py)
 
 
 def N_(text: str) -> str:

@@ -78,7 +78,7 @@ class Asked:
 
 
 # The mails, in the language of the account's keeper (``User.language``), else of the
-# browser that asked (web/language.py); marked for the catalogs (N_), drawn with gettext.
+# browser that asked (web/locales.py); marked for the catalogs (N_), drawn with gettext.
 LINK_SUBJECT = N_("Reset your Scorekeeper password")
 LINK_MAIL = N_(
     "Someone, hopefully you, asked to reset the password of the Scorekeeper account\n"

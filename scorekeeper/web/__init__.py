@@ -31,6 +31,7 @@ from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_money
 from ..rules.money import use_money_locale
 from ..services import login_from_stamp
+from . import locales
 from .clock import local_moment, local_time
 from .headers import PUBLIC_PREFIX, StandardHeaders
 from .offline import wants_json
@@ -195,9 +196,9 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["datetime_attr"] = datetime_attr
     app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["local_moment"] = local_moment
-    app.jinja_env.globals["html_lang"] = language.html_lang
-    app.jinja_env.globals["languages"] = language.LANGUAGES
-    app.jinja_env.globals["current_language"] = language.current_language
+    app.jinja_env.globals["html_lang"] = locales.html_lang
+    app.jinja_env.globals["languages"] = locales.LANGUAGES
+    app.jinja_env.globals["current_language"] = locales.current_language
     app.jinja_env.globals["script_words"] = script_words
 
     for raised, (code, title, message) in ERROR_PAGES.items():

@@ -46,10 +46,11 @@ from ..forms import (
 )
 from ..models import User, UserSession, utcnow
 from ..services import logins, mail, resets
+from .locales import remember_language
 
 bp = Blueprint("auth", __name__)
 # Each sentence is marked for the catalogs (N_) and shown with gettext, in the reader's
-# language (web/language.py).
+# language (web/locales.py).
 NO_MATCH = N_("That email and password do not match an account.")
 DISABLED = N_("This account is disabled: ask whoever runs this app to enable it again.")
 SIGNED_UP_AS = "signed_up_as"  # the session key: the email just signed up with
@@ -209,6 +210,8 @@ def login() -> str | Response | tuple[str, int]:
             start_session(user, remember=form.remember.data)
             response = redirect(_safe_next(request.args.get("next")))
             _set_device_cookie(response, token)
+            if user.language:  # this browser speaks it logged out too, until changed
+                remember_language(response, user.language)
             return response
         form.password.errors.append(_(NO_MATCH))
     status = 422 if form.errors else 200

@@ -4,7 +4,7 @@ Revision ID: 0015_account_language
 Revises: 0013_keeper_removals
 Create Date: 2026-11-28 14:00:00
 
-``users.language``: a language code of ``web.language.LANGUAGES`` (en, es, de, fr, pt_BR,
+``users.language``: a language code of ``web.locales.LANGUAGES`` (en, es, de, fr, pt_BR,
 hi), or empty to follow the browser's ``Accept-Language``, which every account does until
 its keeper chooses. Nothing to carry over.
 """
