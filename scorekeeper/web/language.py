@@ -12,7 +12,7 @@ from flask_babel import refresh
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
-from wtforms import HiddenField, SelectField
+from wtforms import HiddenField, SelectField, ValidationError
 from wtforms.fields.choices import SelectChoice
 
 from ..extensions import db
@@ -23,10 +23,19 @@ from .locales import LANGUAGES, current_language, remember_language
 bp = Blueprint("language", __name__)
 
 
+class LanguageField(SelectField):
+    """A language from the list; anything else refused in the reader's language (WTForms'
+    own sentence has no Hindi)."""
+
+    def pre_validate(self, form: Any) -> None:
+        if self.data not in {choice.value for choice in self.iter_choices()}:
+            raise ValidationError(_("Choose one from the list."))
+
+
 class FooterLanguageForm(FlaskForm):
     """The footer's switch for visitors: the language, and the page to go back to."""
 
-    language = SelectField(
+    language = LanguageField(
         _l("Language"), choices=[SelectChoice(*pair) for pair in LANGUAGES.items()],
         validate_choice=True,
     )  # fmt: skip
@@ -36,7 +45,7 @@ class FooterLanguageForm(FlaskForm):
 class AccountLanguageForm(FlaskForm):
     """The account page's choice: a language, or "" to follow the browser."""
 
-    language = SelectField(_l("Language of the app"), validate_choice=True)
+    language = LanguageField(_l("Language of the app"), validate_choice=True)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
