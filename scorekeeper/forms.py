@@ -184,13 +184,17 @@ class ResetPasswordForm(NewPasswordForm):
 
 
 class AccountImportForm(OneTimeForm):
-    file = FileField("Account file (.zip)")
+    file = FileField(_l("Account file (.zip)"))
 
 
 class DeleteAccountForm(FlaskForm):
     email = StringField(
-        "Type your email to confirm",
-        validators=[InputRequired(), Length(max=254), no_control_characters("email")],
+        _l("Type your email to confirm"),
+        validators=[
+            InputRequired(REQUIRED),
+            Length(max=254, message=TOO_LONG),
+            no_control_characters("email", EMAIL_CONTROL),
+        ],
     )
 
 
