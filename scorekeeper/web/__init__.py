@@ -18,6 +18,7 @@ from flask import (
     request,
 )
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
@@ -25,7 +26,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from ..extensions import csrf, db, login_manager
+from ..extensions import N_, csrf, db, login_manager
 from ..forms import new_submission
 from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_money
@@ -113,7 +114,9 @@ def _error(code: int, title: str, message: str) -> tuple[str | Response, int]:
         # The API answers in JSON, even before a view runs (an id out of range, a 405); so
         # does every page to the phone's queue of rounds (web/offline.py).
         return jsonify({"error": API_MESSAGES.get(code, message)}), code
-    return render_template("error.html", code=code, title=title, message=message), code
+    # The page in the reader's language; the API's JSON keeps the English (its clients').
+    page = render_template("error.html", code=code, title=_(title), message=_(message))
+    return page, code
 
 
 API_MESSAGES = {404: "no such game among yours"}
@@ -210,30 +213,36 @@ def init_app(app: Flask) -> None:
 # The API and the phone's queue get the message (or API_MESSAGES) in JSON (``_error``).
 _CHANGED_AT_ONCE = (
     409,
-    "Changed at the same moment",
-    "Two changes met at the same moment, so yours was not saved (nothing was half saved). "
-    "Reload the page and try again.",
+    N_("Changed at the same moment"),
+    N_(
+        "Two changes met at the same moment, so yours was not saved (nothing was half "
+        "saved). Reload the page and try again."
+    ),
 )
 ERROR_PAGES: dict[type[Exception] | int, tuple[int, str, str]] = {
     CSRFError: (
         400,
-        "Form expired",
-        "This form is out of date or was not sent from this app. Go back, reload the page "
-        "and try again: nothing was saved.",
+        N_("Form expired"),
+        N_(
+            "This form is out of date or was not sent from this app. Go back, reload the "
+            "page and try again: nothing was saved."
+        ),
     ),
     400: (
         400,
-        "Bad request",
-        "The form sent was incomplete or malformed: nothing was saved. Go back, reload the "
-        "page and try again.",
+        N_("Bad request"),
+        N_(
+            "The form sent was incomplete or malformed: nothing was saved. Go back, reload "
+            "the page and try again."
+        ),
     ),
-    404: (404, "Not found", "There is nothing here, or it is not yours to see."),
-    405: (405, "Not allowed", "That action is not available here."),
-    413: (413, "Too large", "That upload is too large: nothing was saved."),
+    404: (404, N_("Not found"), N_("There is nothing here, or it is not yours to see.")),
+    405: (405, N_("Not allowed"), N_("That action is not available here.")),
+    413: (413, N_("Too large"), N_("That upload is too large: nothing was saved.")),
     SafeMethodWrite: (
         405,
-        "Not allowed",
-        "Nothing was saved: a change must be sent with the app's own form.",
+        N_("Not allowed"),
+        N_("Nothing was saved: a change must be sent with the app's own form."),
     ),
     # The last line of defence: services turn these into sentences of their own.
     IntegrityError: _CHANGED_AT_ONCE,
@@ -261,7 +270,9 @@ def _server_error(exc: Exception) -> tuple[str, int]:
     return render_template(
         "error.html",
         code=500,
-        title="Something went wrong",
-        message="Every change is saved whole or not at all, never half. Reload the "
-        "sheet to see whether your last change is there before you enter it again.",
+        title=_("Something went wrong"),
+        message=_(
+            "Every change is saved whole or not at all, never half. Reload the sheet to see "
+            "whether your last change is there before you enter it again."
+        ),
     ), 500

@@ -229,3 +229,14 @@ def test_money_keeps_the_nights_locale_whatever_the_language(app, client):
     choose(client, "hi")
     page = client.get(f"/nights/{night}")
     assert page.status_code == 200 and lang_of(page) == "hi"
+
+
+def test_error_pages_speak_the_readers_language_and_the_api_english(client):
+    Keeper(client).signup(ANN)
+    choose(client, "de")
+    missing = client.get("/nowhere")
+    assert missing.status_code == 404 and lang_of(missing) == "de"
+    text = text_of(missing)
+    assert "Nicht gefunden" in text and "Zurück zu deinen Abenden" in text
+    api = client.get("/api/v1/games/999999")
+    assert api.status_code == 404 and api.get_json() == {"error": "no such game among yours"}
