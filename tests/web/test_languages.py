@@ -240,3 +240,22 @@ def test_error_pages_speak_the_readers_language_and_the_api_english(client):
     assert "Nicht gefunden" in text and "Zurück zu deinen Abenden" in text
     api = client.get("/api/v1/games/999999")
     assert api.status_code == 404 and api.get_json() == {"error": "no such game among yours"}
+
+
+def test_a_page_kept_in_one_language_is_not_answered_in_another(client):
+    """The sheet's ETag (and its cached parts' key) carries the language: after a switch
+    the phone's English copy is not confirmed with a 304, the page comes back in German."""
+    keeper = Keeper(client)
+    keeper.signup(ANN)
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "rummy", ["Ann", "Bob"])
+    client.get("/")
+    english = client.get(f"/games/{game}")
+    etag = english.headers["ETag"]
+    assert client.get(f"/games/{game}", headers={"If-None-Match": etag}).status_code == 304
+    choose(client, "de")
+    client.get("/account")  # the flash shown: the sheet may answer 304 again
+    german = client.get(f"/games/{game}", headers={"If-None-Match": etag})
+    assert german.status_code == 200 and lang_of(german) == "de"
+    assert german.headers["ETag"] != etag
+    assert "Abmelden" in text_of(german)  # the layout's words, in German
