@@ -166,9 +166,9 @@ def test_an_invalid_record_is_one_error_line(runner: FlaskCliRunner, tmp_path: P
 
 
 def test_an_invalid_record_from_stdin(runner: FlaskCliRunner) -> None:
-    record = {**DOC_GAME, "variant": "gin"}
+    record = {**DOC_GAME, "variant": "canasta"}
     result = runner.invoke(args=["standings", "-"], input=json.dumps(record))
-    assert_one_error_line(result, "unknown variant 'gin'")
+    assert_one_error_line(result, "unknown variant 'canasta'")
 
 
 def test_a_variant_that_is_not_text_is_one_error_line(runner: FlaskCliRunner) -> None:
@@ -253,11 +253,14 @@ def test_the_installed_command_runs_anywhere(tmp_path: Path) -> None:
 
 
 def test_the_installed_command_reports_an_error(tmp_path: Path) -> None:
-    done = _flask("standings", "-", input_text='{"variant": "gin", "players": []}', cwd=tmp_path)
+    done = _flask(
+        "standings", "-", input_text='{"variant": "canasta", "players": []}', cwd=tmp_path
+    )
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
-        "error: unknown variant 'gin': use one of vegas, texas, rummy, multiplayer, dummy, contract"
+        "error: unknown variant 'canasta': use one of vegas, texas, rummy, multiplayer, dummy, "
+        "contract, gin"
     ]
 
 

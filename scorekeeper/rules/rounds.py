@@ -26,6 +26,10 @@ _VARIANT_ROUND_KEYS = {
     "going_rummy": "multiplayer",
     "contracts": "dummy",
 }
+# Gin Rummy: how the knocker went out (``went_out`` is the knocker, null for a wash).
+GIN_HOWS = ("knock", "gin", "big_gin")
+_ROUND_KEYS.add("how")
+_VARIANT_ROUND_KEYS["how"] = "gin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +57,8 @@ class Round:
     #: Where a newcomer sits: (joiner, the player they sit after). A joiner not named here
     #: sits after the last seat; a returning player keeps their own seat.
     seated_after: tuple[tuple[str, str], ...] = ()
+    #: Gin: how the knocker went out (one of ``GIN_HOWS``), None in a wash or another game.
+    how: str | None = None
 
     def sits_after(self, joiner: str) -> str | None:
         key = name_key(joiner)
@@ -71,6 +77,8 @@ class Round:
             out["contracts"] = list(self.contracts)
         if self.drops:
             out["drops"] = list(self.drops)
+        if self.how is not None:
+            out["how"] = self.how
         if self.joins:
             out["joins"] = [
                 n if (after := self.sits_after(n)) is None else {"name": n, "after": after}
@@ -227,7 +235,25 @@ def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[s
     contracts = _names(raw.get("contracts", []), number=number, key="contracts")
     drops = _names(raw.get("drops", []), number=number, key="drops")
     joins, seated_after = parse_joins(raw.get("joins", []), number=number)
-    return Round(went_out, hands, wild, going_rummy, contracts, drops, joins, seated_after)
+    how = _parse_how(raw.get("how"), went_out, number=number)
+    return Round(went_out, hands, wild, going_rummy, contracts, drops, joins, seated_after, how=how)
+
+
+def _parse_how(raw: Any, went_out: str | None, *, number: int) -> str | None:
+    """Gin's ``how``: knock, gin or big_gin, given with the knocker (a wash has none)."""
+    if raw is None:
+        return None
+    if raw not in GIN_HOWS:
+        raise RecordError(
+            f"how must be knock, gin or big_gin (got {raw!r})", round=number, field="how"
+        )
+    if went_out is None:
+        raise RecordError(
+            f"how is {raw} but nobody knocked: a wash has no how",
+            round=number,
+            field="how",
+        )
+    return str(raw)
 
 
 def parse_joins(raw: Any, *, number: int) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:

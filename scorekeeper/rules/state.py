@@ -9,7 +9,11 @@ from typing import Any, Literal
 from .money import PAYMENTS_IN, Entry, EntryKind
 from .names import name_key
 
-EventKind = Literal["join", "expire", "rebuy", "drop", "contract", "going_rummy", "dime"]
+EventKind = Literal[
+    "join", "expire", "rebuy", "drop", "contract", "going_rummy", "dime",
+    # Gin: who won the hand and how (the value: the points), a wash, each deadwood
+    "knock", "undercut", "gin", "big_gin", "wash", "deadwood",
+]  # fmt: skip
 
 
 @dataclass(slots=True)

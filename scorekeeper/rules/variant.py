@@ -29,8 +29,8 @@ Groups = list[list[str]]
 
 #: What a round of a game asks besides who went out and the hands: the flipped wild card
 #: (Vegas), going rummy (Multiplayer), who laid down their contract (Dummy), late joiners
-#: and drops (Vegas).
-RoundInput = Literal["flipped_card", "going_rummy", "contracts", "joins"]
+#: and drops (Vegas), how the knocker went out (Gin: knock, gin or big gin).
+RoundInput = Literal["flipped_card", "going_rummy", "contracts", "joins", "how"]
 
 
 def join_terms(in_contention: Iterable[tuple[int, int]], buy_in_cents: int) -> tuple[int, int]:
@@ -103,6 +103,15 @@ class Variant:
     # What the pages and printed sheets show of the game (see the module's docstring).
     takes_handicaps: ClassVar[bool] = False
     round_inputs: ClassVar[frozenset[RoundInput]] = frozenset()
+    #: The player who went out has a hand too (Gin: the knocker's deadwood counts).
+    out_has_hand: ClassVar[bool] = False
+    #: A round nobody went out of may leave its hands out (Gin: a wash scores nothing).
+    wash_without_hands: ClassVar[bool] = False
+
+    def players_refused(self, count: int) -> str | None:
+        """Why the game cannot be played by ``count`` players (Gin: exactly two), or None
+        (the record's own limits, 2 to 20, hold for every game)."""
+        return None
 
     # -- settings -------------------------------------------------------------------
     @property
@@ -154,6 +163,11 @@ class Variant:
     def round_label(self, number: int) -> str:
         return str(number)
 
+    def last_round(self, settings: Settings) -> int | None:
+        """The last round of a game of a fixed number of rounds; None when a score, not
+        a count, ends the game."""
+        return None
+
     # -- money ------------------------------------------------------------------------
     def pay_at_start(self, state: GameState, player: PlayerState, settings: Settings) -> None:
         state.pay_in(player.name, settings.buy_in, "buy_in", 0)
@@ -166,6 +180,18 @@ class Variant:
         return 0
 
     # -- the replay's hooks ----------------------------------------------------------------
+    def score_round(
+        self,
+        went_out: str | None,
+        hands: Mapping[str, int],
+        rnd: Round,
+        number: int,
+        settings: Settings,
+    ) -> dict[str, int]:
+        """The round's scores, where the settings count (Gin's bonuses); most games
+        score by :meth:`score` alone."""
+        return self.score(went_out, hands, rnd, number)
+
     def start_round(self, state: GameState, rnd: Round, number: int, settings: Settings) -> None:
         """Before the round is scored (Vegas: joins)."""
 
@@ -183,6 +209,10 @@ class Variant:
         self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
     ) -> None:
         """After the round's scores are added: expiries, contracts, money, the end."""
+
+    def end_game(self, state: GameState, settings: Settings) -> None:
+        """Once the game has ended, before the ranking and the pot's payout (Gin: the
+        bonuses make the final scores, and the loser pays the stake on the margin)."""
 
     def ranking(self, state: GameState) -> Groups:
         if self.low_is_good:

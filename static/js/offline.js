@@ -76,7 +76,8 @@
         var cell = el("td", "num");
         if (typed.went_out === seat) {
           cell.className += " out-cell";
-          cell.textContent = said("cell_out");
+          // Gin: the knocker's deadwood is sent too (other games send no hand for them).
+          cell.textContent = said("cell_out") + (typed["hand-" + seat] ? " " + typed["hand-" + seat] : "");
         } else if (("hand-" + seat) in typed) {
           cell.textContent = typed["hand-" + seat] || "–";
         }

@@ -142,6 +142,7 @@ def test_no_chart_before_the_first_round() -> None:
         ("texas", {}, []),
         ("dummy", {}, []),
         ("contract", {}, []),
+        ("gin", {"target_score": 150}, [ChartLine("Target", 150)]),
     ],
 )
 def test_each_variant_declares_its_chart_lines(

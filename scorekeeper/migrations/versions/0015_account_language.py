@@ -1,7 +1,7 @@
 """account language: the language a keeper chose for the app's words
 
 Revision ID: 0015_account_language
-Revises: 0013_keeper_removals
+Revises: 0014_plan_claims
 Create Date: 2026-11-28 14:00:00
 
 ``users.language``: a language code of ``web.locales.LANGUAGES`` (en, es, de, fr, pt_BR,
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0015_account_language'
-down_revision = '0013_keeper_removals'
+down_revision = '0014_plan_claims'
 branch_labels = None
 depends_on = None
 

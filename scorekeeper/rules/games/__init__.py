@@ -1,9 +1,10 @@
-"""The games, one module each: the five of the source texts and Contract Rummy, registered
-here in the order they are shown."""
+"""The games, one module each: the five of the source texts, Contract Rummy and Gin
+Rummy, registered here in the order they are shown."""
 
 from ..variant import register
 from .contract import Contract
 from .dummy import Dummy
+from .gin import Gin
 from .multiplayer import Multiplayer
 from .rummy import Rummy
 from .texas import Texas
@@ -11,5 +12,6 @@ from .vegas import Vegas
 
 for game in (Vegas(), Texas(), Rummy(), Multiplayer(), Dummy(), Contract()):
     register(game)
+register(Gin())
 
-__all__ = ["Contract", "Dummy", "Multiplayer", "Rummy", "Texas", "Vegas"]
+__all__ = ["Contract", "Dummy", "Gin", "Multiplayer", "Rummy", "Texas", "Vegas"]
