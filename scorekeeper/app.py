@@ -72,9 +72,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("SECURE_COOKIES"):
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
 
-    from .extensions import compress, csrf, db, login_manager, migrate
+    from .extensions import babel, compress, csrf, db, login_manager, migrate
+    from .web.locales import select_locale
 
     db.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
     migrate.init_app(app, db, directory=str(Path(__file__).resolve().parent / "migrations"))
     csrf.init_app(app)
     compress.init_app(app)

@@ -5,6 +5,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import flask_compress
+from flask_babel import Babel, lazy_gettext
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -26,6 +27,13 @@ else:
     Model = db.Model
 migrate = Migrate()
 csrf = CSRFProtect()
+babel = Babel()  # the app's words in the reader's language (web/locales.py)
+
+
+def N_(text: str) -> str:
+    """A sentence marked for the catalogs (scripts/i18n finds it), kept in English here and
+    translated with ``gettext(text)`` where it is shown."""
+    return text
 
 
 class Compress(flask_compress.Compress):
@@ -42,7 +50,8 @@ class Compress(flask_compress.Compress):
 compress = Compress()  # pages, CSS and script: a long sheet is ~100 KB, ~11 KB gzipped
 login_manager = LoginManager()
 login_manager.login_view = "auth.login"
-login_manager.login_message = "Log in to see your card nights."
+login_manager.login_message = lazy_gettext("Log in to see your card nights.")
+login_manager.localize_callback = str  # the message in the reader's language, flashed as text
 login_manager.login_message_category = "info"
 
 

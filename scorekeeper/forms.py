@@ -10,6 +10,9 @@ from datetime import date
 from typing import Any
 
 from babel import Locale
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -71,14 +74,15 @@ def options(pairs: list[tuple[str, str]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def no_control_characters(what: str) -> Any:
+def no_control_characters(what: str, message: Any = None) -> Any:
     """A validator: control codes (NUL, escape, C1) in text that is stored or looked up;
-    PostgreSQL refuses NUL outright, so it must not reach the database."""
+    PostgreSQL refuses NUL outright, so it must not reach the database. ``message``: the
+    sentence in the reader's language (a lazy_gettext), else English naming ``what``."""
 
     def check(form: Any, field: Any) -> None:
         text = field.data if isinstance(field.data, str) else ""
         if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
-            raise ValidationError(f"The {what} contains control characters.")
+            raise ValidationError(str(message or f"The {what} contains control characters."))
 
     return check
 
@@ -102,59 +106,76 @@ class OneTimeForm(FlaskForm):
     )
 
 
-class SignupForm(FlaskForm):
-    email = EmailField(
-        "Email", validators=[InputRequired(), Email(granular_message=True), Length(max=254)]
-    )
-    password = PasswordField(
-        "Password",
+# The account's forms speak the reader's language (lazy_gettext: drawn when shown). WTForms'
+# own sentences are translated by its catalogs, which lack Hindi: these forms say their own.
+REQUIRED = _l("This field is required.")
+TOO_LONG = _l("Field cannot be longer than %(max)d characters.")
+EMAIL_CONTROL = _l("The email contains control characters.")
+
+
+class EmailAddress(Email):
+    """An email address, checked by email_validator: in English its own sentence of what
+    is wrong (``granular_message``); in another language ours, since it speaks English
+    only."""
+
+    def __init__(self) -> None:
+        super().__init__(granular_message=True)
+
+    def __call__(self, form: Any, field: Any) -> None:
+        try:
+            super().__call__(form, field)
+        except ValidationError:
+            if str(get_locale() or "en") != "en":
+                raise ValidationError(_("That is not an email address.")) from None
+            raise
+
+
+def _email_field(label: Any, *, checked: bool) -> EmailField:
+    """The email of an account's form; ``checked``: an address email_validator accepts."""
+    validators: list[Any] = [InputRequired(REQUIRED), *([EmailAddress()] if checked else [])]
+    validators += [Length(max=254, message=TOO_LONG), no_control_characters("email", EMAIL_CONTROL)]
+    return EmailField(label, validators=validators, filters=[_strip])
+
+
+def _new_password(label: Any) -> PasswordField:
+    return PasswordField(
+        label,
         validators=[
-            InputRequired(),
-            Length(min=8, message="Use at least 8 characters."),
-            Length(max=200, message="Use at most 200 characters."),
+            InputRequired(REQUIRED),
+            Length(min=8, message=_l("Use at least 8 characters.")),
+            Length(max=200, message=_l("Use at most 200 characters.")),
         ],
     )
+
+
+class SignupForm(FlaskForm):
+    email = _email_field(_l("Email"), checked=True)
+    password = _new_password(_l("Password"))
     confirm = PasswordField(
-        "Password again", validators=[InputRequired(), EqualTo("password", "Passwords differ.")]
+        _l("Password again"),
+        validators=[InputRequired(REQUIRED), EqualTo("password", _l("Passwords differ."))],
     )
 
 
 class LoginForm(FlaskForm):
-    email = EmailField(
-        "Email",
-        validators=[InputRequired(), Length(max=254), no_control_characters("email")],
+    email = _email_field(_l("Email"), checked=False)
+    password = PasswordField(
+        _l("Password"), validators=[InputRequired(REQUIRED), Length(max=200, message=TOO_LONG)]
     )
-    password = PasswordField("Password", validators=[InputRequired(), Length(max=200)])
-    remember = BooleanField("Keep me logged in on this phone", default=True)
+    remember = BooleanField(_l("Keep me logged in on this phone"), default=True)
 
 
 class ForgotPasswordForm(OneTimeForm):
-    email = EmailField(
-        "Email",
-        validators=[
-            InputRequired(),
-            Email(granular_message=True),
-            Length(max=254),
-            no_control_characters("email"),
-        ],
-        filters=[_strip],
-    )
+    email = _email_field(_l("Email"), checked=True)
 
 
 class NewPasswordForm(FlaskForm):
     """A new password, typed twice (changed on the account page, or with a reset link)."""
 
-    password = PasswordField(
-        "New password",
-        validators=[
-            InputRequired(),
-            Length(min=8, message="Use at least 8 characters."),
-            Length(max=200, message="Use at most 200 characters."),
-        ],
-    )
+    password = _new_password(_l("New password"))
     confirm = PasswordField(
-        "New password again",
-        validators=[InputRequired(), EqualTo("password", "The new passwords differ.")],
+        _l("New password again"),
+        validators=[InputRequired(REQUIRED), EqualTo("password", _l("The new passwords differ."))],
     )
 
 
@@ -163,18 +184,25 @@ class ResetPasswordForm(NewPasswordForm):
 
 
 class AccountImportForm(OneTimeForm):
-    file = FileField("Account file (.zip)")
+    file = FileField(_l("Account file (.zip)"))
 
 
 class DeleteAccountForm(FlaskForm):
     email = StringField(
-        "Type your email to confirm",
-        validators=[InputRequired(), Length(max=254), no_control_characters("email")],
+        _l("Type your email to confirm"),
+        validators=[
+            InputRequired(REQUIRED),
+            Length(max=254, message=TOO_LONG),
+            no_control_characters("email", EMAIL_CONTROL),
+        ],
     )
 
 
 class PasswordChangeForm(NewPasswordForm):
-    current = PasswordField("Current password", validators=[InputRequired(), Length(max=200)])
+    current = PasswordField(
+        _l("Current password"),
+        validators=[InputRequired(REQUIRED), Length(max=200, message=TOO_LONG)],
+    )
 
 
 class NightForm(OneTimeForm):

@@ -39,6 +39,9 @@ class User(UserMixin, Model):
     #: Set by an operator (``flask users disable``): the account cannot log in, and its
     #: logins were ended when it was set. Its data stays; ``enable`` clears it.
     disabled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: The language the keeper chose on the account page (``web.locales.LANGUAGES``);
+    #: None follows the browser (its ``Accept-Language``).
+    language: Mapped[str | None] = mapped_column(String(8))
 
     # The token of the login this object stands for: set when a login starts
     # (web.auth.start_session) and when the user is loaded from a session cookie or a

@@ -8,9 +8,12 @@ import functools
 import unicodedata
 from typing import Any
 
-from .errors import RecordError
+from .errors import RecordError, Said, say
 
 MAX_NAME_LENGTH = 40
+#: What a refusal calls a name it was given without saying whose (``clean_name``'s ``what``:
+#: a ``Said``, which a page says in its reader's language; a plain text stays as it is).
+NAME = say("names.name")
 
 
 def _invisible(ch: str) -> bool:
@@ -69,7 +72,7 @@ def name_key(name: str) -> str:
 _REMEMBERED_LENGTH = 4 * MAX_NAME_LENGTH
 
 
-def clean_name(raw: Any, *, what: str) -> str:
+def clean_name(raw: Any, *, what: str | Said) -> str:
     """Check a person's name: text, not blank, at most 40 characters, no control codes and
     no text-direction controls (``unseen_characters``).
 
@@ -89,24 +92,24 @@ def clean_name(raw: Any, *, what: str) -> str:
 def _good_name(raw: str) -> str | None:
     """The name ``raw`` stands for, or None when it is not a good name."""
     try:
-        return _checked_name(raw, what="name")
+        return _checked_name(raw, what=NAME)
     except RecordError:
         return None
 
 
-def _checked_name(raw: Any, *, what: str) -> str:
+def _checked_name(raw: Any, *, what: str | Said) -> str:
     """The checks of :func:`clean_name`, made every time."""
     if not isinstance(raw, str):
-        raise RecordError(f"{what} must be a name in quotes (got {raw!r})")
+        raise RecordError(say("names.not_text", what=what, value=repr(raw)))
     if any(0xD800 <= ord(ch) <= 0xDFFF for ch in raw):
         # A lone surrogate (from a JSON escape such as "\ud800") is not a character.
-        raise RecordError(f"{what} contains an invalid character (a lone surrogate)")
+        raise RecordError(say("names.surrogate", what=what))
     unseen = unseen_characters(raw)
     if unseen == CONTROL:
-        raise RecordError(f"{what} {' '.join(raw.split())!r} contains {CONTROL}")
+        raise RecordError(say("names.control", what=what, name=repr(" ".join(raw.split()))))
     if unseen == TEXT_DIRECTION:
         # They would make a name show as something else on the sheet.
-        raise RecordError(f"{what} contains {TEXT_DIRECTION}")
+        raise RecordError(say("names.direction", what=what))
     text = unicodedata.normalize("NFC", raw)
     kept = [
         ch
@@ -115,12 +118,12 @@ def _checked_name(raw: Any, *, what: str) -> str:
     ]
     name = " ".join("".join(kept).split())
     if not name:
-        raise RecordError(f"{what} is blank: give a name")
+        raise RecordError(say("names.blank", what=what))
     if len(name) > MAX_NAME_LENGTH:
         raise RecordError(
-            f"{what} {name[:20]!r}... is too long ({len(name)} characters, at most "
-            f"{MAX_NAME_LENGTH})"
-        )
+            say("names.too_long", what=what, start=repr(name[:20]), length=len(name),
+                most=MAX_NAME_LENGTH)
+        )  # fmt: skip
     return name
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
-from .errors import RecordError
+from .errors import RecordError, say
 
 MAX_MONEY_CENTS = 100_000_00  # $100,000: far beyond any card table, well inside an int
 MAX_POINTS = 100_000
@@ -101,32 +101,23 @@ class SettingSpec:
             # A whole number, not 1.0 or true (both equal 1 in Python).
             if type(value) is not int or value not in self.choices:
                 raise RecordError(
-                    f"settings.{key} must be {_either(self.choices)} (got {value!r})", field=key
+                    say("settings.choice", key=key, choices=self.choices, value=repr(value)),
+                    field=key,
                 )
             return value
         if self.kind == "flag":
             if not isinstance(value, bool):
-                raise RecordError(
-                    f"settings.{key} must be true or false (got {value!r})", field=key
-                )
+                raise RecordError(say("settings.flag", key=key, value=repr(value)), field=key)
             return value
         if self.kind == "split":
             return _pot_split(value)
         if self.kind == "wholes":
             if not isinstance(value, list | tuple) or not value or len(value) > MAX_ROUNDS:
-                raise RecordError(f"settings.{key} must be a list of whole numbers", field=key)
+                raise RecordError(say("settings.wholes", key=key), field=key)
             return tuple(_whole(key, v, low=self.low, high=self.high) for v in value)
         if not isinstance(value, str) or not re.fullmatch(r"[A-Z]{3}", value):
-            raise RecordError(
-                f"settings.{key} must be a three-letter ISO 4217 code such as USD (got {value!r})",
-                field=key,
-            )
+            raise RecordError(say("settings.code", key=key, value=repr(value)), field=key)
         return value
-
-
-def _either(choices: Sequence[int]) -> str:
-    words = [str(c) for c in choices]
-    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
 
 
 # The settings every game has (RULES.md: a generic buy-in and pot split carry stakes).
@@ -142,10 +133,10 @@ CURRENCY = SettingSpec("currency", "Currency", "code", on_form=False)
 
 def _whole(key: str, value: Any, *, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"settings.{key} must be a whole number (got {value!r})", field=key)
+        raise RecordError(say("settings.whole", key=key, value=repr(value)), field=key)
     if not low <= value <= high:
         raise RecordError(
-            f"settings.{key} must be between {low} and {high} (got {value})", field=key
+            say("settings.range", key=key, low=low, high=high, value=value), field=key
         )
     return value
 
@@ -153,15 +144,12 @@ def _whole(key: str, value: Any, *, low: int, high: int) -> int:
 def _pot_split(value: Any) -> tuple[int, ...]:
     key = "pot_split"
     if not isinstance(value, list | tuple) or not value:
-        raise RecordError(
-            "settings.pot_split must be a list of whole percentages, best place first",
-            field=key,
-        )
+        raise RecordError(say("settings.split_list"), field=key)
     if len(value) > 20:
-        raise RecordError("settings.pot_split has more places than players", field=key)
+        raise RecordError(say("settings.split_places"), field=key)
     parts = tuple(_whole(key, v, low=0, high=100) for v in value)
     if sum(parts) != 100:
-        raise RecordError(f"settings.pot_split must add up to 100 (got {sum(parts)})", field=key)
+        raise RecordError(say("settings.split_sum", total=sum(parts)), field=key)
     return parts
 
 
@@ -172,14 +160,16 @@ def parse_settings(
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        raise RecordError("settings must be an object of setting names and values")
+        raise RecordError(say("settings.object"))
     by_key = {s.key: s for s in specs}
     values: dict[str, Any] = dict(defaults)
     for key, value in raw.items():
         spec = by_key.get(key)
         if spec is None:
             if key in SETTING_NAMES:
-                raise RecordError(f"settings.{key} is not a setting of {variant}", field=key)
-            raise RecordError(f"settings.{key} is not a known setting", field=key)
+                raise RecordError(
+                    say("settings.not_of_variant", key=key, variant=variant), field=key
+                )
+            raise RecordError(say("settings.unknown", key=key), field=key)
         values[key] = spec.check(value)
     return Settings(**values)

@@ -37,9 +37,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
+from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import and_, delete, func, or_, select, update
 
-from ..extensions import db
+from ..extensions import N_, db
 from ..models import LoginAttempt, utcnow
 
 WINDOW = timedelta(minutes=15)
@@ -49,9 +51,9 @@ _DEVICE_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
 # Deletes of rows that no object of the request holds: nothing in the session to update.
 _PLAIN = {"synchronize_session": False}
 
-TOO_MANY = "Too many failed attempts for this email. Wait {wait} and try again."
-TOO_MANY_HERE = "Too many failed attempts from this network. Wait {wait} and try again."
-KNOWN_STILL_GETS_IN = (
+TOO_MANY = _l("Too many failed attempts for this email. Wait %(wait)s and try again.")
+TOO_MANY_HERE = _l("Too many failed attempts from this network. Wait %(wait)s and try again.")
+KNOWN_STILL_GETS_IN = N_(
     "A phone or browser that has logged in to this account before can still log in."
 )
 
@@ -149,7 +151,7 @@ def may_check_password(source: Source) -> Check:
                 TOO_MANY_HERE,
             )
         )
-    return _counted(source, checks, KNOWN_STILL_GETS_IN if not source.bucket else "")
+    return _counted(source, checks, gettext(KNOWN_STILL_GETS_IN) if not source.bucket else "")
 
 
 #: The bucket of password-reset requests ("Forgot password?"): counted per client address
@@ -160,7 +162,9 @@ def may_check_password(source: Source) -> Check:
 #: it before on its own, so the owner's phone gets its link whoever asked before.
 RESET_BUCKET = "r"
 MAILED, MAILED_KNOWN = "rm", "rmd"  # a mail sent: to a stranger's ask, a known browser's
-TOO_MANY_RESETS_HERE = "Too many reset links asked from this network. Wait {wait} and try again."
+TOO_MANY_RESETS_HERE = _l(
+    "Too many reset links asked from this network. Wait %(wait)s and try again."
+)
 
 
 def reset_source(email: str, address: str, cookie: str | None = None) -> Source:
@@ -218,7 +222,7 @@ def _counted(source: Source, checks: list[tuple[Any, Any, str]], note: str) -> C
     for where, allowed, message in checks:
         wait = _wait(attempt_id, where, source.bucket, int(allowed))
         if wait is not None:
-            text = message.format(wait=_minutes(wait))
+            text = str(message) % {"wait": _minutes(wait)}
             refusal = Refusal(f"{text} {note}" if note else text, wait)
             break
     if refusal is not None:
@@ -256,7 +260,7 @@ def _aware(moment: datetime) -> datetime:
 
 def _minutes(wait: timedelta) -> str:
     minutes = max(1, math.ceil(wait.total_seconds() / 60))
-    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+    return ngettext("%(num)d minute", "%(num)d minutes", minutes)
 
 
 def succeeded(source: Source, check: Check, token: str | None = None) -> None:

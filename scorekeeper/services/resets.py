@@ -13,14 +13,16 @@ someone asked)."""
 from __future__ import annotations
 
 import secrets
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
 
 from flask import current_app
+from flask_babel import force_locale, gettext
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..extensions import db
+from ..extensions import N_, db
 from ..models import PasswordReset, User, UserSession, as_utc, utcnow
 from . import logins, mail
 from .logins import digest
@@ -75,26 +77,42 @@ class Asked:
     held: str | None = None  # no mail sent: the email's mails are used up for this long
 
 
-LINK_SUBJECT = "Reset your Scorekeeper password"
-LINK_MAIL = """Someone, hopefully you, asked to reset the password of the Scorekeeper account
-of this address.
+# The mails, in the language of the account's keeper (``User.language``), else of the
+# browser that asked (web/locales.py); marked for the catalogs (N_), drawn with gettext.
+LINK_SUBJECT = N_("Reset your Scorekeeper password")
+LINK_MAIL = N_(
+    "Someone, hopefully you, asked to reset the password of the Scorekeeper account\n"
+    "of this address.\n"
+    "\n"
+    "Open this link to choose a new password (it works once, within %(minutes)s minutes):\n"
+    "\n"
+    "%(link)s\n"
+    "\n"
+    "Every phone and browser logged in to the account is then logged out.\n"
+    "\n"
+    "If you did not ask, ignore this mail: your password stays as it is.\n"
+)
+NO_ACCOUNT_MAIL = N_(
+    "Someone, hopefully you, asked to reset the password of the Scorekeeper account\n"
+    "of this address at %(site)s, but this address has no account there.\n"
+    "\n"
+    "If it was you, perhaps you signed up with another address: ask for the link again with\n"
+    "that one.\n"
+    "\n"
+    "If you did not ask, ignore this mail: nothing was changed.\n"
+)
 
-Open this link to choose a new password (it works once, within {minutes} minutes):
 
-{link}
-
-Every phone and browser logged in to the account is then logged out.
-
-If you did not ask, ignore this mail: your password stays as it is.
-"""
-NO_ACCOUNT_MAIL = """Someone, hopefully you, asked to reset the password of the Scorekeeper account
-of this address at {site}, but this address has no account there.
-
-If it was you, perhaps you signed up with another address: ask for the link again with
-that one.
-
-If you did not ask, ignore this mail: nothing was changed.
-"""
+def _send(email: str, account: bool, language: str | None, token: str) -> None:
+    """The link to an account's address, in its keeper's ``language`` (None: the asker's);
+    else the note that the address has no account, in the asker's."""
+    with force_locale(language) if language else nullcontext():
+        if account:
+            minutes = int(_lifetime().total_seconds() // 60)
+            body = gettext(LINK_MAIL, minutes=minutes, link=link(token))
+        else:
+            body = gettext(NO_ACCOUNT_MAIL, site=mail.public_url())
+        mail.send(email, gettext(LINK_SUBJECT), body)
 
 
 def request_link(
@@ -116,17 +134,14 @@ def request_link(
     if held is not None:
         return Asked(held=held)
     user = db.session.scalar(select(User).where(User.email == email))
+    # Read before the commit below expires the row: no query more for an account.
+    language = user.language if user is not None else None
     try:
         token = _store(email, user.id if user is not None else None, submission)
     except IntegrityError:  # the same form, racing itself: it asked once
         db.session.rollback()
         return Asked()
-    minutes = int(_lifetime().total_seconds() // 60)
-    if user is not None:
-        body = LINK_MAIL.format(minutes=minutes, link=link(token))
-    else:
-        body = NO_ACCOUNT_MAIL.format(site=mail.public_url())
-    mail.send(email, LINK_SUBJECT, body)
+    _send(email, user is not None, language, token)
     return Asked()
 
 

@@ -247,6 +247,7 @@ class GameStamp:
 
     user_id: int
     user_email: str
+    user_language: str | None  # the keeper's chosen language (the page's words), or None
     game_id: int
     night_id: int
     version: int
@@ -282,6 +283,7 @@ def state_key(game_id: int, created_at: datetime, version: int) -> str:
 _STAMP_COLUMNS = (
     User.id,
     User.email,
+    User.language,
     Game.id,
     Game.night_id,
     Game.version,
@@ -368,7 +370,7 @@ def login_from_stamp(stamp: GameStamp, token: str) -> User:
     """The user of the login ``token``, which ``stamp``'s query found live: a ``User`` of
     the ORM session made from the stamp's columns, without a second query (columns the
     stamp did not read load on first use, like any expired attribute)."""
-    user = User(id=stamp.user_id, email=stamp.user_email)
+    user = User(id=stamp.user_id, email=stamp.user_email, language=stamp.user_language)
     make_transient_to_detached(user)
     # The session's own User of that id when a query of this request loaded it already;
     # else this one, attached without a query.

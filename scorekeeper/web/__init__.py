@@ -18,6 +18,7 @@ from flask import (
     request,
 )
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
@@ -25,15 +26,17 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from ..extensions import csrf, db, login_manager
+from ..extensions import N_, csrf, db, login_manager
 from ..forms import new_submission
 from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_money
 from ..rules.money import use_money_locale
 from ..services import login_from_stamp
-from .clock import local_time
+from . import locales
+from .clock import local_moment, local_time
 from .headers import PUBLIC_PREFIX, StandardHeaders
 from .offline import wants_json
+from .script_words import script_words
 
 
 def datetime_attr(moment: datetime) -> str:
@@ -111,7 +114,9 @@ def _error(code: int, title: str, message: str) -> tuple[str | Response, int]:
         # The API answers in JSON, even before a view runs (an id out of range, a 405); so
         # does every page to the phone's queue of rounds (web/offline.py).
         return jsonify({"error": API_MESSAGES.get(code, message)}), code
-    return render_template("error.html", code=code, title=title, message=message), code
+    # The page in the reader's language; the API's JSON keeps the English (its clients').
+    page = render_template("error.html", code=code, title=_(title), message=_(message))
+    return page, code
 
 
 API_MESSAGES = {404: "no such game among yours"}
@@ -167,6 +172,7 @@ def init_app(app: Flask) -> None:
         games,
         home,
         keepers,
+        language,
         live,
         nights,
         offline,
@@ -179,7 +185,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["id"] = IdConverter
     ops.init_app(app)  # first: the request's id and the schema guard come before the rest
     blueprints = (home, auth, accounts, nights, settle, regulars, games, printouts, api, live,
-                  keepers, claims)  # fmt: skip
+                  keepers, claims, language)  # fmt: skip
     for module in (*blueprints, offline):
         app.register_blueprint(module.bp)
     app.before_request(_larger_uploads)
@@ -193,6 +199,11 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["new_submission"] = new_submission
     app.jinja_env.filters["datetime_attr"] = datetime_attr
     app.jinja_env.filters["local_time"] = local_time
+    app.jinja_env.filters["local_moment"] = local_moment
+    app.jinja_env.globals["html_lang"] = locales.html_lang
+    app.jinja_env.globals["languages"] = locales.LANGUAGES
+    app.jinja_env.globals["current_language"] = locales.current_language
+    app.jinja_env.globals["script_words"] = script_words
 
     for raised, (code, title, message) in ERROR_PAGES.items():
         app.register_error_handler(raised, _error_page(code, title, message))
@@ -203,30 +214,36 @@ def init_app(app: Flask) -> None:
 # The API and the phone's queue get the message (or API_MESSAGES) in JSON (``_error``).
 _CHANGED_AT_ONCE = (
     409,
-    "Changed at the same moment",
-    "Two changes met at the same moment, so yours was not saved (nothing was half saved). "
-    "Reload the page and try again.",
+    N_("Changed at the same moment"),
+    N_(
+        "Two changes met at the same moment, so yours was not saved (nothing was half "
+        "saved). Reload the page and try again."
+    ),
 )
 ERROR_PAGES: dict[type[Exception] | int, tuple[int, str, str]] = {
     CSRFError: (
         400,
-        "Form expired",
-        "This form is out of date or was not sent from this app. Go back, reload the page "
-        "and try again: nothing was saved.",
+        N_("Form expired"),
+        N_(
+            "This form is out of date or was not sent from this app. Go back, reload the "
+            "page and try again: nothing was saved."
+        ),
     ),
     400: (
         400,
-        "Bad request",
-        "The form sent was incomplete or malformed: nothing was saved. Go back, reload the "
-        "page and try again.",
+        N_("Bad request"),
+        N_(
+            "The form sent was incomplete or malformed: nothing was saved. Go back, reload "
+            "the page and try again."
+        ),
     ),
-    404: (404, "Not found", "There is nothing here, or it is not yours to see."),
-    405: (405, "Not allowed", "That action is not available here."),
-    413: (413, "Too large", "That upload is too large: nothing was saved."),
+    404: (404, N_("Not found"), N_("There is nothing here, or it is not yours to see.")),
+    405: (405, N_("Not allowed"), N_("That action is not available here.")),
+    413: (413, N_("Too large"), N_("That upload is too large: nothing was saved.")),
     SafeMethodWrite: (
         405,
-        "Not allowed",
-        "Nothing was saved: a change must be sent with the app's own form.",
+        N_("Not allowed"),
+        N_("Nothing was saved: a change must be sent with the app's own form."),
     ),
     # The last line of defence: services turn these into sentences of their own.
     IntegrityError: _CHANGED_AT_ONCE,
@@ -254,7 +271,9 @@ def _server_error(exc: Exception) -> tuple[str, int]:
     return render_template(
         "error.html",
         code=500,
-        title="Something went wrong",
-        message="Every change is saved whole or not at all, never half. Reload the "
-        "sheet to see whether your last change is there before you enter it again.",
+        title=_("Something went wrong"),
+        message=_(
+            "Every change is saved whole or not at all, never half. Reload the sheet to see "
+            "whether your last change is there before you enter it again."
+        ),
     ), 500

@@ -5,6 +5,7 @@ my account" (everything erased) on the account page (``scorekeeper.services.acco
 from __future__ import annotations
 
 from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required, logout_user
 from werkzeug.wrappers import Response
 
@@ -51,15 +52,16 @@ def import_account() -> Response | tuple[str, int]:
         return _import_page(form, error, 422 if error else 200)
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return _import_page(form, "Choose the account file (.zip) to import.", 422)
+        return _import_page(form, _("Choose the account file (.zip) to import."), 422)
     try:
         done = accounts.import_account(_user(), upload.read(), submission=form.submission.data)
     except accounts.AlreadyImported:
-        flash("That file was already imported (sent twice): here it is, once.", "info")
+        flash(_("That file was already imported (sent twice): here it is, once."), "info")
         return redirect(url_for("home.index"))
     except accounts.ImportRefused as exc:
-        return _import_page(form, f"Not imported, nothing was changed: {exc}.", 422)
-    flash(f"Imported {done}.", "success")
+        refused = _("Not imported, nothing was changed: %(refusal)s.", refusal=str(exc))
+        return _import_page(form, refused, 422)
+    flash(_("Imported %(what)s.", what=done), "success")
     return redirect(url_for("home.index"))
 
 
@@ -72,12 +74,12 @@ def delete() -> Response | tuple[str, int]:
     if form.validate_on_submit():
         if form.email.data.strip().lower() != user.email:
             form.email.errors.append(
-                "That is not this account's email: nothing was deleted. Type it as shown."
+                _("That is not this account's email: nothing was deleted. Type it as shown.")
             )
         else:
             accounts.delete_account(user)
             logout_user()
-            flash("Your account and everything in it were deleted.", "success")
+            flash(_("Your account and everything in it were deleted."), "success")
             return redirect(url_for("home.index"))
     status = 422 if form.errors else 200
     nights, regulars = accounts.holdings(user)

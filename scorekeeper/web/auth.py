@@ -30,12 +30,13 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import Table, delete, select
 from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
-from ..extensions import db, upsert
+from ..extensions import N_, db, upsert
 from ..forms import (
     ForgotPasswordForm,
     LoginForm,
@@ -45,12 +46,15 @@ from ..forms import (
 )
 from ..models import User, UserSession, utcnow
 from ..services import logins, mail, resets
+from .locales import remember_language
 
 bp = Blueprint("auth", __name__)
-NO_MATCH = "That email and password do not match an account."
-DISABLED = "This account is disabled: ask whoever runs this app to enable it again."
+# Each sentence is marked for the catalogs (N_) and shown with gettext, in the reader's
+# language (web/locales.py).
+NO_MATCH = N_("That email and password do not match an account.")
+DISABLED = N_("This account is disabled: ask whoever runs this app to enable it again.")
 SIGNED_UP_AS = "signed_up_as"  # the session key: the email just signed up with
-SIGNED_UP = (
+SIGNED_UP = N_(
     "Sign-up received: now log in with your email and the password you chose. If that "
     "email already had an account, nothing was changed, and its own password logs in."
 )
@@ -171,7 +175,7 @@ def signup() -> str | Response | tuple[str, int]:
     form = SignupForm()
     if form.validate_on_submit():
         register(form.email.data.strip().lower(), form.password.data)
-        flash(SIGNED_UP, "info")
+        flash(_(SIGNED_UP), "info")
         session[SIGNED_UP_AS] = form.email.data.strip()  # the log-in form starts with it
         # On to log in, then where the sign-up was going (a keeper link), else a new night.
         wanted = request.args.get("next")
@@ -199,15 +203,17 @@ def login() -> str | Response | tuple[str, int]:
         user = db.session.scalar(select(User).where(User.email == email))
         if _password_matches(user, form.password.data) and user is not None:
             if user.disabled_at is not None:
-                form.password.errors.append(DISABLED)
+                form.password.errors.append(_(DISABLED))
                 return render_template("auth/login.html", form=form), 403
             token = logins.device_token(cookie) or logins.new_device_token()
             logins.succeeded(source, check, token)
             start_session(user, remember=form.remember.data)
             response = redirect(_safe_next(request.args.get("next")))
             _set_device_cookie(response, token)
+            if user.language:  # this browser speaks it logged out too, until changed
+                remember_language(response, user.language)
             return response
-        form.password.errors.append(NO_MATCH)
+        form.password.errors.append(_(NO_MATCH))
     status = 422 if form.errors else 200
     return render_template("auth/login.html", form=form), status
 
@@ -235,7 +241,7 @@ def logout() -> Response:
     db.session.execute(delete(UserSession).where(UserSession.token == current_user.get_id()))
     db.session.commit()
     logout_user()  # and Flask-Login clears the remember cookie
-    flash("Logged out.", "info")
+    flash(_("Logged out."), "info")
     return redirect(url_for("home.index"))
 
 
@@ -277,13 +283,13 @@ def change_password() -> Response | tuple[str, int]:
         form.current.errors.append(check.refusal.message)
         return _refused(check.refusal, _render_account(form)[0])
     if not _password_matches(user, form.current.data):
-        form.current.errors.append("That is not your current password: nothing was changed.")
+        form.current.errors.append(_("That is not your current password: nothing was changed."))
         return _render_account(form, 422)
     logins.succeeded(source, check)
     user.password_hash = _hash(form.password.data)
     _end_sessions(user.id, keep=user.get_id())
     db.session.commit()
-    flash("Password changed. Every other phone and browser is logged out.", "success")
+    flash(_(PASSWORD_CHANGED), "success")
     return redirect(url_for("auth.account"))
 
 
@@ -295,28 +301,29 @@ def logout_others() -> Response:
     user: User = current_user._get_current_object()
     _end_sessions(user.id, keep=user.get_id())
     db.session.commit()
-    flash("Every other phone and browser is logged out.", "success")
+    flash(_("Every other phone and browser is logged out."), "success")
     return redirect(url_for("auth.account"))
 
 
 # ------------------------------------------------------------- password reset ---
-RESET_SENT = (
-    "A mail is on its way to {email}: open the link in it within the hour to choose a new "
+PASSWORD_CHANGED = N_("Password changed. Every other phone and browser is logged out.")
+RESET_SENT = N_(
+    "A mail is on its way to %(email)s: open the link in it within the hour to choose a new "
     "password. Nothing there? Look in the spam folder, or ask again in a few minutes."
 )
-RESET_HELD = (
-    "Reset links for {email} were asked for often in the last 15 minutes, so no new mail "
-    "goes to it for {wait}: use the link of a mail already sent. A phone or browser that "
+RESET_HELD = N_(
+    "Reset links for %(email)s were asked for often in the last 15 minutes, so no new mail "
+    "goes to it for %(wait)s: use the link of a mail already sent. A phone or browser that "
     "has logged in to this account before gets a new link now."
 )
-NO_MAIL = (
+NO_MAIL = N_(
     "This app cannot send mail. Ask whoever runs it for a reset link: they make one with "
     "flask users reset-link and your email."
 )
-MAIL_FAILED = (
+MAIL_FAILED = N_(
     "The mail could not be sent just now: nothing was changed. Try again in a few minutes."
 )
-LINK_DEAD = (
+LINK_DEAD = N_(
     "This reset link does not work: it was used already, is more than an hour old, or "
     "was copied wrong. Ask for a new one."
 )
@@ -329,7 +336,7 @@ def forgot_password() -> str | Response | tuple[str, int]:
     form = ForgotPasswordForm()
     if not mail.configured():
         status = 422 if request.method == "POST" else 200
-        return render_template("auth/forgot.html", form=None, no_mail=NO_MAIL), status
+        return render_template("auth/forgot.html", form=None, no_mail=_(NO_MAIL)), status
     if form.validate_on_submit():
         email = form.email.data.strip().lower()
         cookie = request.cookies.get(logins.DEVICE_COOKIE)
@@ -338,15 +345,15 @@ def forgot_password() -> str | Response | tuple[str, int]:
                 email, request.remote_addr or "", form.submission.data, device_cookie=cookie
             )
         except mail.MailFailed:
-            form.email.errors.append(MAIL_FAILED)
+            form.email.errors.append(_(MAIL_FAILED))
             return render_template("auth/forgot.html", form=form), 503
         if asked.refusal is not None:
             form.email.errors.append(asked.refusal.message)
             return _refused(asked.refusal, render_template("auth/forgot.html", form=form))
         if asked.held is not None:  # asked for too often by others: no mail, no 429
-            flash(RESET_HELD.format(email=email, wait=asked.held), "info")
+            flash(_(RESET_HELD, email=email, wait=asked.held), "info")
         else:
-            flash(RESET_SENT.format(email=email), "info")
+            flash(_(RESET_SENT, email=email), "info")
         return redirect(url_for("auth.login"))
     status = 422 if form.errors else 200
     return render_template("auth/forgot.html", form=form), status
@@ -361,15 +368,16 @@ def reset_password() -> str | Response | tuple[str, int]:
         token = request.args.get("token", "")
         form.token.data = token
         alive = resets.usable(token) is not None
-        return render_template("auth/reset.html", form=form if alive else None, dead=LINK_DEAD)
+        dead = _(LINK_DEAD)
+        return render_template("auth/reset.html", form=form if alive else None, dead=dead)
     if not form.validate_on_submit():
         if resets.usable(form.token.data or "") is None:
-            return render_template("auth/reset.html", form=None, dead=LINK_DEAD), 422
-        return render_template("auth/reset.html", form=form, dead=LINK_DEAD), 422
+            return render_template("auth/reset.html", form=None, dead=_(LINK_DEAD)), 422
+        return render_template("auth/reset.html", form=form, dead=_(LINK_DEAD)), 422
     user = resets.redeem(form.token.data, _hash(form.password.data))
     if user is None:
-        return render_template("auth/reset.html", form=None, dead=LINK_DEAD), 422
+        return render_template("auth/reset.html", form=None, dead=_(LINK_DEAD)), 422
     logout_user()
     start_session(user, remember=False)
-    flash("Password changed. Every other phone and browser is logged out.", "success")
+    flash(_(PASSWORD_CHANGED), "success")
     return redirect(url_for("home.index"))

@@ -7,7 +7,9 @@ import functools
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo, available_timezones
 
+from babel.dates import format_date, format_time, get_datetime_format
 from flask import has_request_context, request
+from flask_babel import get_locale
 
 #: The cookie the keeper's pages set from the phone's clock (static/js/app.js): the IANA
 #: name of its time zone, so that times read as the table's, not UTC.
@@ -33,6 +35,22 @@ def local_time(moment: datetime, fmt: str = "%d %b %H:%M") -> str:
     zone = _zone(raw[:64]) or UTC
     shown = moment.astimezone(zone)
     return f"{shown.strftime(fmt)} {shown.tzname() or 'UTC'}"
+
+
+def local_moment(moment: datetime) -> str:
+    """A stored moment in the keeper's time zone, as the reader's language writes a date
+    and a time (``28 Nov 2026, 22:43 CET``, ``28.11.2026, 22:43 CET``), with the zone's
+    abbreviation. UTC when the phone has not said."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    raw = request.cookies.get(TIME_ZONE_COOKIE, "") if has_request_context() else ""
+    shown = moment.astimezone(_zone(raw[:64]) or UTC)
+    language = str(get_locale() or "en")
+    day = format_date(shown, "medium", locale=language)
+    hour = format_time(shown, "short", tzinfo=shown.tzinfo, locale=language)
+    pattern = str(get_datetime_format("medium", locale=language))
+    words = pattern.replace("{1}", day).replace("{0}", hour)
+    return f"{words} {shown.tzname() or 'UTC'}"
 
 
 def local_today() -> date:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import current_app, request
+from flask_babel import get_locale
 from werkzeug.http import quote_etag
 from werkzeug.wrappers import Response
 
@@ -37,7 +38,8 @@ HSTS = ("Strict-Transport-Security", "max-age=31536000")
 # Pages hold one keeper's data and a CSRF token: caches may keep them only for that
 # browser, and must ask again before using them (a 304 when nothing changed).
 PAGE_CACHE_CONTROL = ("Cache-Control", "private, no-cache")
-PAGE_VARY = ("cookie", "accept-encoding")  # who asks, and how the body is compressed
+# who asks (and the language they read: their cookie, their browser's), how it is compressed
+PAGE_VARY = ("cookie", "accept-encoding", "accept-language")
 # The players' live views (``/live/...``): their URL is their key, so no page sends it on
 # as a referrer, and no search engine keeps them.
 PUBLIC_HEADERS = (("Referrer-Policy", "no-referrer"), ("X-Robots-Tag", "noindex, nofollow"))
@@ -110,8 +112,14 @@ def unchanged(etag: str) -> Response | None:
     return Response(status=304, headers=[("ETag", quote_etag(etag, weak=True))])
 
 
-@functools.cache
 def templates_version() -> str:
-    """Part of every ETag of a rendered page: a deploy that changes any template changes
-    every ETag, so no phone keeps a page drawn by the old templates."""
+    """Part of every ETag of a rendered page (and every key of a rendered part): a deploy
+    that changes any template changes every ETag, so no phone keeps a page drawn by the
+    old templates; and the language the page is drawn in (``web.language``), so a keeper
+    who changes language, or two phones reading two, never get each other's copy."""
+    return f"{_templates_digest()}.{get_locale() or 'en'}"
+
+
+@functools.cache
+def _templates_digest() -> str:
     return files_digest(Path(current_app.template_folder or "templates"))

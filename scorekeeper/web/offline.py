@@ -29,6 +29,7 @@ bp = Blueprint("offline", __name__)
 # needs them, offline too.
 SHELL = (
     "css/app.css",
+    "js/words.js",
     "js/app.js",
     "js/round.js",
     "js/offline.js",

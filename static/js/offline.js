@@ -8,6 +8,9 @@
 
   var shared = window.scorekeeper;
   var game = shared.game;
+  // Every sentence in the reader's language (static/js/words.js; the table of this
+  // script's sentences is OFFLINE in scorekeeper/web/script_words.py).
+  var say = window.scorekeeperWords;
   var roundForm = /\/rounds\/new$/.test(location.pathname)
     ? document.querySelector("form.round-form") : null;
   var sheetUrl = location.pathname.replace(/\/rounds\/new$/, "");
@@ -17,6 +20,17 @@
   var holder = document.querySelector("[data-round-word]");
   var word = holder ? holder.getAttribute("data-round-word") : "round";
   var Word = word.charAt(0).toUpperCase() + word.slice(1);
+  var words = word + "s"; // the game's word is English until the game's words are translated
+  function said(key, params) {
+    var all = { word: word, Word: Word, words: words };
+    Object.keys(params || {}).forEach(function (name) { all[name] = params[name]; });
+    return say.t(key, all);
+  }
+  function counted(key, count, params) {
+    var all = { word: word, Word: Word, words: words };
+    Object.keys(params || {}).forEach(function (name) { all[name] = params[name]; });
+    return say.n(key, count, all);
+  }
   var ahead = [];
   try { ahead = JSON.parse((holder && holder.getAttribute("data-ahead")) || "[]"); } catch (e) { ahead = []; }
   function aheadOf(number) {
@@ -29,7 +43,6 @@
     if (text) node.textContent = text;
     return node;
   }
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
   function fieldsOf(round) {
     var out = {};
     round.fields.forEach(function (f) { if (!(f[0] in out)) out[f[0]] = f[1]; });
@@ -57,14 +70,14 @@
       var row = el("tr", "pending" + (round.stopped ? " stopped" : ""));
       var head = el("th", "rl", String(round.number));
       head.scope = "row";
-      head.appendChild(el("small", "sub", round.stopped ? "not saved" : "pending"));
+      head.appendChild(el("small", "sub", said(round.stopped ? "row_not_saved" : "row_pending")));
       row.appendChild(head);
       seats.forEach(function (seat) {
         var cell = el("td", "num");
         if (typed.went_out === seat) {
           cell.className += " out-cell";
           // Gin: the knocker's deadwood is sent too (other games send no hand for them).
-          cell.textContent = typed["hand-" + seat] ? "out " + typed["hand-" + seat] : "out";
+          cell.textContent = said("cell_out") + (typed["hand-" + seat] ? " " + typed["hand-" + seat] : "");
         } else if (("hand-" + seat) in typed) {
           cell.textContent = typed["hand-" + seat] || "–";
         }
@@ -73,28 +86,25 @@
       body.appendChild(row);
     });
     var total = table.querySelector("tr.totals th");
-    if (total) total.appendChild(el("small", "sub saved-only", "saved only"));
+    if (total) total.appendChild(el("small", "sub saved-only", said("saved_only")));
     var first = rounds[0];
     var note;
     if (first.stopped) {
       note = el("div", "flash flash-error pending-note");
       note.setAttribute("role", "alert");
-      note.appendChild(el("p", "", Word + " " + first.number + " was not saved: " + first.stopped.reason));
-      var fix = el("a", "", "Fix or discard " + word + " " + first.number);
+      note.appendChild(el("p", "", said("stopped", { number: first.number, reason: first.stopped.reason })));
+      var fix = el("a", "", said("fix_or_discard", { number: first.number }));
       fix.href = location.pathname + "/rounds/new";
       var behind = rounds.length - 1;
-      var more = behind ? " (" + plural(behind, "more " + word) + (behind === 1 ? " waits" : " wait") +
-        " behind it)" : "";
+      var more = behind ? " " + counted("more_behind", behind) : "";
       var line = el("p");
       line.appendChild(fix);
       line.appendChild(document.createTextNode(more));
       note.appendChild(line);
     } else {
       var next = rounds[rounds.length - 1].number + 1;
-      note = el("p", "flash flash-warning pending-note", plural(rounds.length, word) +
-        " typed on this phone " + (rounds.length === 1 ? "waits" : "wait") + " for the network: " +
-        "sent in order as soon as it is back. Totals count only the saved " + word + "s" +
-        (aheadOf(next) ? "; the banner shows " + word + " " + next + ", the next to enter." : "."));
+      note = el("p", "flash flash-warning pending-note", counted("waiting_sheet", rounds.length) + " " +
+        said(aheadOf(next) ? "totals_saved_banner" : "totals_saved", { number: next }));
       showBanner(next);
       note.setAttribute("role", "status");
     }
@@ -102,8 +112,8 @@
     wrap.parentNode.insertBefore(note, wrap);
     var enter = document.querySelector('.bottom-bar a[href$="/rounds/new"]');
     if (enter) {
-      enter.textContent = first.stopped ? "Fix " + word + " " + first.number
-        : "Enter " + word + " " + (rounds[rounds.length - 1].number + 1);
+      enter.textContent = first.stopped ? said("fix_button", { number: first.number })
+        : said("enter_button", { number: rounds[rounds.length - 1].number + 1 });
     }
     wrap.scrollTop = wrap.scrollHeight; // the rows just typed, in view
   }
@@ -121,8 +131,8 @@
     });
     var deals = main.nextElementSibling;
     if (deals && deals.querySelector(".badge")) {
-      deals.replaceChildren(el("span", "badge", next.dealer + " deals"),
-        document.createTextNode(", " + next.starts + " starts"));
+      deals.replaceChildren(el("span", "badge", said("deals", { name: next.dealer })),
+        document.createTextNode(said("then_starts", { name: next.starts })));
       var old = deals.nextElementSibling;
       while (old && old.tagName === "P") {
         var gone = old;
@@ -139,7 +149,7 @@
       name.classList.toggle("dealer", deals);
       var said = name.querySelector(".visually-hidden");
       if (said && !deals) name.removeChild(said);
-      if (!said && deals) name.appendChild(el("span", "visually-hidden", " deals next"));
+      if (!said && deals) name.appendChild(el("span", "visually-hidden", " " + say.t("deals_next")));
     });
   }
 
@@ -168,22 +178,20 @@
     var last = rounds[rounds.length - 1];
     var number = last.number + 1;
     var heading = document.querySelector("h1");
-    if (heading) heading.textContent = Word + " " + number;
+    if (heading) heading.textContent = said("heading", { number: number });
     var next = aheadOf(number);
     var line = document.querySelector("p.banner-main");
     if (next && line) {
-      line.textContent = next.banner.slice(1).concat([next.dealer + " deals, " + next.starts +
-        " starts"]).join(" · ");
+      line.textContent = next.banner.slice(1).concat([said("deals_starts",
+        { dealer: next.dealer, starter: next.starts })]).join(" · ");
     }
     var save = roundForm.querySelector("button[type=submit]");
-    if (save && /^Save \w+ \d+$/.test(save.textContent)) save.textContent = "Save " + word + " " + number;
+    if (save && /^Save \w+ \d+$/.test(save.textContent)) save.textContent = said("save_button", { number: number });
     hidden("round_number", String(number));
     hidden("queued_after", last.id);
     roundForm.classList.add("behind-queue");
-    var note = el("p", "flash flash-warning queue-note", plural(rounds.length, word) +
-      " typed on this phone " + (rounds.length === 1 ? "waits" : "wait") + " to be sent: this " +
-      "one is saved after " + (rounds.length === 1 ? "it" : "them") + ". The totals shown are " +
-      "from before " + (rounds.length === 1 ? "it" : "them") + (next ? "." : "; so is who deals."));
+    var note = el("p", "flash flash-warning queue-note", counted("waiting_form", rounds.length) + " " +
+      counted(next ? "totals_before" : "totals_before_dealer", rounds.length));
     note.setAttribute("role", "status");
     roundForm.parentNode.insertBefore(note, roundForm);
   }
@@ -230,18 +238,20 @@
       return all.indexOf(k) === i;
     }).join(" "));
     var box = el("fieldset", "money-moment");
-    box.appendChild(el("legend", "", "Expired this " + word));
+    box.appendChild(el("legend", "", said("expired_legend")));
     expiries.forEach(function (x) {
       var name = "expiry-" + x.seat;
       var chosen = typed[name] === "drop" ? "drop" : "rebuy";
       var item = el("div", "expiry");
       var ask = el("p");
-      ask.appendChild(el("strong", "", x.name + " reached " + x.reached + "."));
-      ask.appendChild(document.createTextNode(" Re-buy" + (x.price ? " for " + x.price : "") +
-        " (back to " + x.reset + ") or drop out?"));
+      ask.appendChild(el("strong", "", said("reached", { name: x.name, points: x.reached })));
+      ask.appendChild(document.createTextNode(" " + (x.price
+        ? said("rebuy_ask_price", { price: x.price, reset: x.reset })
+        : said("rebuy_ask", { reset: x.reset }))));
       item.appendChild(ask);
-      [["rebuy", "Re-buy" + (x.price ? " " + x.price : "") + ", back to " + x.reset],
-        ["drop", "Drop out"]].forEach(function (choice) {
+      [["rebuy", x.price ? said("rebuy_price", { price: x.price, reset: x.reset })
+        : said("rebuy", { reset: x.reset })],
+        ["drop", said("drop_out")]].forEach(function (choice) {
         var label = el("label", "choice");
         var radio = el("input");
         radio.type = "radio";
@@ -262,16 +272,14 @@
   function aboutHead(round, behind) {
     var note = el("div", "flash queue-note " + (round.stopped ? "flash-error" : "flash-warning"));
     note.setAttribute("role", round.stopped ? "alert" : "status");
-    var typed = Word + " " + round.number + ", typed on this phone at " + clock(round.typed_at);
-    note.appendChild(el("p", "", round.stopped ? typed + ", was not saved: " + round.stopped.reason
-      : typed + ", is not saved yet."));
-    note.appendChild(el("p", "", "Fix it and save it, or discard it" + (behind
-      ? "; " + plural(behind, "more " + word) + " typed after it " + (behind === 1 ? "waits" : "wait") +
-        " until then." : ".")));
-    var discard = el("button", "", "Discard " + word + " " + round.number);
+    var typed = { number: round.number, time: clock(round.typed_at) };
+    if (round.stopped) typed.reason = round.stopped.reason;
+    note.appendChild(el("p", "", said(round.stopped ? "typed_stopped" : "typed_waiting", typed)));
+    note.appendChild(el("p", "", behind ? counted("fix_it_behind", behind) : said("fix_it")));
+    var discard = el("button", "", said("discard_button", { number: round.number }));
     discard.type = "button";
     discard.addEventListener("click", function () {
-      if (!window.confirm("Discard " + word + " " + round.number + " as typed? It will not be saved.")) return;
+      if (!window.confirm(said("discard_confirm", { number: round.number }))) return;
       var version = roundForm.querySelector("input[name=version]").value;
       shared.ask({ op: "discard", game: game, id: round.id, version: version }).then(function () {
         location.assign(sheetUrl);

@@ -94,6 +94,9 @@ def test_the_package_holds_every_module_and_file(installed: Installed) -> None:
     source = root / "scorekeeper"
     wanted = {str(f.relative_to(source)) for f in source.rglob("*.py")}
     wanted |= {f"migrations/{f.name}" for f in (source / "migrations").iterdir() if f.is_file()}
+    wanted |= {  # the catalogs and the compiled messages the app reads
+        str(f.relative_to(source)) for f in (source / "translations").rglob("*") if f.is_file()
+    }
     for folder in ("templates", "static"):
         wanted |= {
             f"_{folder}/{f.relative_to(root / folder)}"

@@ -56,12 +56,12 @@ def test_a_header_the_response_set_is_kept_and_vary_is_merged():
     assert len(names) == len(set(names))  # nothing twice
     found = dict(headers)
     assert found["Referrer-Policy"] == "no-referrer" and found["Cache-Control"] == "no-store"
-    assert found["Vary"] == "Accept-Encoding, Cookie"
+    assert found["Vary"] == "Accept-Encoding, Cookie, Accept-Language"
     assert found["X-Frame-Options"] == "DENY"
 
     plain: list[tuple[str, str]] = []
     add_headers(plain, secure=True, page=True)
-    assert dict(plain)["Vary"] == "Cookie, Accept-Encoding"
+    assert dict(plain)["Vary"] == "Cookie, Accept-Encoding, Accept-Language"
     assert "Strict-Transport-Security" in dict(plain)
     static: list[tuple[str, str]] = []
     add_headers(static, secure=False, page=False)

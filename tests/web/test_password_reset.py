@@ -237,7 +237,7 @@ def test_asking_answers_and_works_the_same_whether_or_not_the_email_has_an_accou
         answers.append((response.status_code, response.headers["Location"],
                         page.replace(address, "EMAIL")))  # fmt: skip
     assert answers[0] == answers[1]
-    assert auth.RESET_SENT.format(email="EMAIL") in answers[0][2]
+    assert auth.RESET_SENT % {"email": "EMAIL"} in answers[0][2]
     assert works[0] == works[1] and len(works[0]) > 5  # the same statements, in order
     assert len(made) == 2  # a token made and hashed either way
     assert [m["X-Envelope-To"] for m in inbox.messages] == [ANN, "nobody@example.com"]

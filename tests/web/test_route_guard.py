@@ -37,7 +37,9 @@ CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 # The only routes that change something without a logged-in user. Nothing else may join:
 # signing up, logging in, and the password reset (asking for a link by mail; choosing a
 # new password with the link's token, which is the only key).
-ANONYMOUS_ALLOWED = {"auth.signup", "auth.login", "auth.forgot_password", "auth.reset_password"}
+ANONYMOUS_ALLOWED = {"auth.signup", "auth.login", "auth.forgot_password", "auth.reset_password",
+                     # the footer's language switch: a cookie of the visitor's, nothing stored
+                     "language.choose"}  # fmt: skip
 # Pages anyone with a live link may read, with no account: a game's or a night's live
 # view (web/live.py), found by an unguessable token alone. Read-only (GET only, no form,
 # no cookie set, nothing changed), and an unknown or turned-off token shows nothing.
@@ -257,7 +259,8 @@ def is_login_redirect(response: TestResponse) -> bool:
 # ------------------------------------------------------------- routes that change ---
 def test_the_allow_list_is_signup_login_and_the_password_reset_only(app):
     assert {
-        "auth.signup", "auth.login", "auth.forgot_password", "auth.reset_password"
+        "auth.signup", "auth.login", "auth.forgot_password", "auth.reset_password",
+        "language.choose",  # sets the visitor's language cookie: nothing of anyone's stored
     } == ANONYMOUS_ALLOWED  # fmt: skip
     changing = {r.endpoint for r in rules(app, CHANGING)}
     assert changing >= ANONYMOUS_ALLOWED
@@ -559,12 +562,16 @@ def test_security_headers_and_no_inline_code_on_every_page(site):
             assert problems == [], label
             # Scripts only from static/js, each once: app.js, the round form's round.js,
             # the live view's live.js.
+            # The page's words for its scripts are data, not code (never run: web/script_words.py).
+            data = re.findall(r'<script type="application/json" id="i18n">([^<]*)</script>', html)
+            assert all(json.loads(block) for block in data), label
+            html = re.sub(r'<script type="application/json" id="i18n">[^<]*</script>', "", html)
             scripts = [
                 re.search(r'\bsrc="([^"?]+)', a) for a in re.findall(r"<script\b([^>]*)>", html)
             ]
             assert all(scripts), label
             names = [m.group(1) for m in scripts if m]
-            allowed = {f"/static/js/{name}.js" for name in ("app", "round", "live")}
+            allowed = {f"/static/js/{name}.js" for name in ("words", "app", "round", "live")}
             assert set(names) <= allowed and len(names) == len(set(names)), (label, names)
             assert not re.search(r"<script\b[^>]*>\s*[^<\s]", html), label
             seen_html += 1

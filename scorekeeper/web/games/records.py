@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
@@ -14,6 +15,7 @@ from ...rules import RecordError
 from ...rules.errors import NotJson
 from ...services import ledger
 from ..nights import night_or_404
+from ..refusals import refusal_text
 from .blueprint import bp, game_or_404
 
 
@@ -51,7 +53,7 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
         except NotJson as exc:
             error = f"That is not JSON: {exc.detail}."
         except (RecordError, services.Refused) as exc:
-            error = f"Not imported: {exc}"
+            error = gettext("Not imported: %(refusal)s", refusal=refusal_text(exc))
         else:
             flash(f"Imported {game.title} with {len(game.rounds)} rounds.", "success")
             return redirect(url_for("games.sheet", game_id=game.id))
