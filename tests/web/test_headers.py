@@ -70,11 +70,13 @@ def test_a_header_the_response_set_is_kept_and_vary_is_merged():
 
 def test_the_public_headers_cover_exactly_the_players_live_views(app, client):
     """The middleware picks the live views by their path: every route under /live/ is a
-    public live view and every public live view is under /live/, so none is missed."""
+    public live view or a change the players may make from one ("I paid"), and every
+    public live view is under /live/, so none is missed."""
+    from scorekeeper.web.claims import PLAYERS_CHANGE
     from scorekeeper.web.live import PUBLIC
 
     under = {rule.endpoint for rule in app.url_map.iter_rules() if rule.rule.startswith("/live/")}
-    assert under == PUBLIC
+    assert under == PUBLIC | PLAYERS_CHANGE
     for path in ("/live/no-such-token", "/live/night/no-such-token"):
         r = client.get(path)
         assert r.status_code == 404
