@@ -113,7 +113,8 @@ def test_paid_and_carried_survive_the_last_game_finishing(page: Page, live_serve
     # Cy pays $1.00 in cash (part of his $1.50), then Dee $2.00 for her $1.50.
     record_payment(keeper, "Cy", "Bob", "1")
     expect(page.locator("p.flash")).to_contain_text("Recorded: Cy paid Bob $1.00.")
-    assert still_to_pay(page) == ["Cy pays Bob $0.50", "Dee pays Bob $1.50"]
+    # The part counts against his transfer: what is left of it shows (issue 34).
+    assert still_to_pay(page) == ["Cy pays Bob $0.50 ($0.50 of $1.50 left)", "Dee pays Bob $1.50"]
     record_payment(keeper, "Dee", "Bob", "2")
     expect(page.locator("p.flash")).to_contain_text("Recorded: Dee paid Bob $2.00.")
     # Bob is square (+3.00 - 1.00 - 2.00); Dee paid 50c too much and Cy still owes 50c:

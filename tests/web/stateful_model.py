@@ -251,7 +251,7 @@ def to_pay(html: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for form in forms_of(html):
         values = form.values()
-        whole = "paid" not in values  # not the form of a part paid
+        whole = "paid" not in values and "claim" not in values  # not a part, not a claim
         if form.action.endswith("/transfers/mark") and values.get("action") == "payment" and whole:
             payer, payee, amount = (int(values[k]) for k in ("payer", "payee", "amount"))
             out[payer] = out.get(payer, 0) - amount
