@@ -300,8 +300,18 @@ def _describe(
     n, word = len(s.rounds), s.variant.display.round_word
     parts = [f"Each player's total after every {word}, from the start to {word} {n}."]
     parts += [f"{rule.label}: {rule.value}." for rule in rules]
-    now = ", ".join(
-        f"{name} {finals[name]}{f' ({notes[name]})' if notes.get(name) else ''}" for name in finals
-    )
+    standing = {p.name: p.total for p in s.players}
+    now = ", ".join(_where(name, standing.get(name, finals[name]), finals[name], notes.get(name))
+                    for name in finals)  # fmt: skip
     parts.append(f"{'Final' if s.finished else 'Now'}: {now}.")
     return " ".join(parts)
+
+
+def _where(name: str, total: int, drawn: int, note: str | None) -> str:
+    """A player's total as the game stands; where their line ends beside it when the
+    game adds something after the last round (Gin's bonuses), so the words never give
+    the line's end as the final score."""
+    said = [note] if note else []
+    if drawn != total:
+        said.append(f"the line ends at {drawn}")
+    return f"{name} {total}" + (f" ({'; '.join(said)})" if said else "")

@@ -189,3 +189,24 @@ def test_no_chart_on_the_pdf_of_a_game_not_started(pdf_file: Callable[[bytes], P
     standings = load_game({**small_vegas(), "rounds": []})
     path = pdf_file(game_sheet_pdf(standings, title="", night_name=None, date=None, paper="A4"))
     assert "Score chart" not in text_of(path)
+
+
+def test_the_words_give_the_final_score_where_bonuses_follow_the_last_hand() -> None:
+    """Gin's lines draw the hand points; the final score adds the bonuses after the last
+    hand (RULES.md). Hand 1: Bob knocks 2 v 40, 38; hand 2: Bob big gin v 50, 31 + 50 =
+    81; Bob 119 in hands, Ann none (a shutout): 119 x 2 + 100 + 2 x 25 = 388."""
+    hands = [
+        {"went_out": "Bob", "how": "knock", "hands": {"Ann": 40, "Bob": 2}},
+        {"went_out": "Bob", "how": "big_gin", "hands": {"Ann": 50, "Bob": 0}},
+    ]
+    s = load_game(
+        {
+            "format": "scorekeeper-game/1",
+            "variant": "gin",
+            "players": ["Ann", "Bob"],
+            "rounds": hands,
+        }
+    )
+    chart = game_chart(s)
+    assert chart is not None
+    assert "Final: Ann 0, Bob 388 (won; the line ends at 119)." in chart.desc
