@@ -30,8 +30,8 @@ from babel.numbers import (
     get_decimal_symbol,
 )
 
-EntryKind = Literal["buy_in", "rebuy", "join", "ante", "per_round", "payout"]
-PAYMENTS_IN: frozenset[str] = frozenset({"buy_in", "rebuy", "join", "ante"})
+EntryKind = Literal["buy_in", "rebuy", "join", "ante", "per_round", "payout", "rejoin"]
+PAYMENTS_IN: frozenset[str] = frozenset({"buy_in", "rebuy", "join", "ante", "rejoin"})
 
 # ISO 4217 codes; amounts are kept in each one's minor unit (JPY and KRW have none, KWD
 # and BHD have thousandths).
