@@ -301,6 +301,13 @@ class GameDisplay(Generic[V]):
             return f"dropped out in {self.round_word} {player.dropped_round}"
         return ""
 
+    #: How the pot table says a player is no longer in the game.
+    out_word: ClassVar[str] = "dropped"
+
+    def head_note(self, player: PlayerStanding) -> str:
+        """A word under a player's name at the head of the grid (Pool: out in deal 5)."""
+        return ""
+
     def progress(self, player: PlayerStanding) -> str | None:
         """A small figure beside a player's total on the sheet (Dummy: the contract)."""
         return None

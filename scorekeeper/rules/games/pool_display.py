@@ -77,10 +77,15 @@ class PoolDisplay(GameDisplay[Variant]):
     def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
         return ["Cut a card after the deal: its rank is wild this deal, jokers too."]
 
+    out_word = "out"
+
     def standing_note(self, player: PlayerStanding) -> str:
         if player.dropped_round is not None and not player.in_contention:
             return f"out in deal {player.dropped_round}"
         return ""
+
+    def head_note(self, player: PlayerStanding) -> str:
+        return self.standing_note(player)
 
     def figures(
         self, players: Sequence[PlayerStanding], settings: Settings
