@@ -14,6 +14,7 @@ import pytest
 from scorekeeper.rules import load_game
 from tests.reports.pdftools import squash, text_of
 from tests.web.keeper import Keeper, inputs
+from tests.web.test_live import show_players
 from tests.web.keeper import text_of as page_text
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -148,6 +149,13 @@ def test_a_pool_game_with_a_rejoin_a_correction_and_a_split(keeper, client, tmp_
     assert r.status_code == 302
     balances = api(client, game)["standings"]["pot"]["balances"]
     assert balances == {"Ann": 834 - 500, "Bob": 833 - 500, "Cy": -500, "Dee": 833 - 1000}
+
+    # The players' live view and the TV show the same: the split, drops left, who is out.
+    link = show_players(keeper, f"/games/{game}/live")
+    for path in (link, f"{link}?tv=1"):
+        live = page_text(client.get(path))
+        assert "Ann & Bob & Dee split the pot (equal shares) after 3 deals" in live
+        assert "Drops left 4 2 – 1" in live and "out in deal 3" in live
 
     history = page_text(client.get(f"/games/{game}/history"))
     assert "Dee rejoined" in history and "split the pot (equal)" in history
