@@ -7,15 +7,20 @@ read back from what was stored."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flask import Flask
 
+from scorekeeper.extensions import db
 from scorekeeper.rules import load_game
+from tests.conftest import make_app
 from tests.reports.pdftools import squash, text_of
 from tests.web.keeper import Keeper, inputs
-from tests.web.test_live import show_players
 from tests.web.keeper import text_of as page_text
+from tests.web.test_account_data import exported, upload
+from tests.web.test_live import show_players
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 MARKERS = {"drop", "middle_drop", "full_count", "wrong_show"}
@@ -170,3 +175,48 @@ def test_a_pool_game_with_a_rejoin_a_correction_and_a_split(keeper, client, tmp_
     blank.write_bytes(client.get(f"/games/{game}/blank.pdf").data)
     text = squash(text_of(blank))
     assert "Drops left" in text and "D 20, MD 40, FC 80, WS 80" in text
+
+
+@pytest.fixture
+def second(second_db_uri: str) -> Iterator[Flask]:
+    app = make_app(second_db_uri)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_a_pool_game_goes_into_an_account_file_and_back(keeper, client, second):
+    """A Pool game's markers, rejoin, correction and split survive the account file: the
+    game elsewhere shows the same standings, sheet and history."""
+    night = keeper.night(PLAYERS)
+    game = keeper.game(night, "pool", PLAYERS, buy_in="2.00")
+    deal(keeper, game, "Ann", {"Bob": 30, "Cy": 79, "Dee": "full_count"})
+    url, data, r = deal(keeper, game, "Ann", {"Bob": "drop", "Cy": 0, "Dee": 21})
+    seat = keeper.seats(game)["Dee"]
+    r = client.post(
+        url, data={**data, **inputs(r.get_data(as_text=True)), f"rejoin-{seat}": "rejoin"}
+    )
+    assert r.status_code == 302
+    _, _, r = deal(keeper, game, "Bob", {"Ann": 10, "Cy": "drop", "Dee": 0})
+    assert r.status_code == 302
+    url, data, r = deal(keeper, game, "Bob", {"Ann": 10, "Cy": "middle_drop", "Dee": 0}, number=3)
+    assert "Cy reached 119. Out: no rejoin, Dee has 80, above 79." in page_text(r)
+    r = client.post(url, data={**data, **inputs(r.get_data(as_text=True))})
+    assert r.status_code == 302, page_text(r)
+    assert keeper.post_form(f"/games/{game}/split", {"split": "equal"}).status_code == 302
+    before = api(client, game)
+    pages = {p: page_text(client.get(f"/games/{game}{p}")) for p in ("", "/history")}
+
+    elsewhere = Keeper(second.test_client())
+    elsewhere.signup()
+    assert upload(elsewhere, exported(client)).status_code == 302
+    games = re.findall(r'href="/games/(\d+)"', elsewhere.client.get("/").get_data(as_text=True))
+    copy = int(games[0]) if games else game
+    after = elsewhere.client.get(f"/api/v1/games/{copy}").get_json()
+    assert after["standings"] == before["standings"] and after["record"] == before["record"]
+    # Cy: 79 + 40 (the middle drop, corrected) = 119, out; Dee back at 80 in deal 2.
+    cy = next(p for p in after["standings"]["players"] if p["name"] == "Cy")
+    assert (cy["total"], cy["in_contention"]) == (119, False)
+    for path, text in pages.items():
+        assert page_text(elsewhere.client.get(f"/games/{copy}{path}")) == text, path
