@@ -253,7 +253,7 @@ def _rejoins(
     if offer is None:
         return typed.rejoins
     typed_keys = frozenset(name_key(n) for n in typed.rejoins)
-    question = RejoinOrOut(offer, seats, typed_keys, settings.currency)
+    question = RejoinOrOut(offer, tuple(seats.items()), typed_keys, settings.currency)
     asked.append(question)
     if (got := question.read(answers, variant.card_codes, errors)) is None:
         return None

@@ -326,7 +326,7 @@ class RejoinOrOut(Question):
     player's call). When the rules allow no rejoin, the question only tells why."""
 
     offer: RejoinOffer
-    seats: Mapping[str, int]  # each player's seat, by name key
+    seats: tuple[tuple[str, int], ...]  # (name key, seat) of each player
     rejoining: frozenset[str]  # name keys, as typed (or stored): the answer until asked
     currency: str
     kind: ClassVar[str] = "rejoin"
@@ -349,7 +349,7 @@ class RejoinOrOut(Question):
         return ""
 
     def _seat(self, name: str) -> int:
-        return self.seats[name_key(name)]
+        return dict(self.seats)[name_key(name)]
 
     def _price(self) -> str:
         fee = self.offer.fee

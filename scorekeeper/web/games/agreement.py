@@ -76,7 +76,11 @@ def split(game_id: int) -> Response | tuple[str, int] | str:
     game = game_or_404(game_id, eager=False)
     s = services.standings_at(game, g.stamp)[0] if g.stamp else services.standings_for(game)
     if not s.variant.split_kinds:
-        abort(404)
+        if request.method == "POST":
+            abort(404)
+        form = VersionedForm()
+        said = f"{s.variant.title} has no split of the pot: the game ends by its own rules."
+        return _page(game, s, form, [], said)
     if s.finished:
         flash(f"This game is over: no more {s.variant.display.round_word}s.", "info")
         return redirect(url_for("games.sheet", game_id=game_id))
