@@ -52,9 +52,15 @@ def start(page: Page, live_server: str, people: list[str]) -> tuple[Keeper, int]
 
 
 def test_every_variant_is_covered_here() -> None:
-    assert set(VARIANTS) == {"vegas", "texas", "rummy", "multiplayer", "dummy", "contract"}, (
-        "a new variant needs its card-counter test below"
-    )
+    assert set(VARIANTS) == {
+        "vegas",
+        "texas",
+        "rummy",
+        "multiplayer",
+        "dummy",
+        "contract",
+        "pool",
+    }, "a new variant needs its card-counter test below"
 
 
 def test_vegas_counter_flipped_wild_joker_high_ace(page: Page, live_server: str) -> None:
@@ -209,6 +215,30 @@ def test_contract_counter_values_from_the_table_rules(page: Page, live_server: s
     expect(page.locator(".banner-main")).to_have_text(
         "Deal 2 of 7 · one set and one run · 10 cards"
     )
+
+
+def test_pool_counter_the_cut_rank_and_jokers_count_0_and_the_cap(
+    page: Page, live_server: str
+) -> None:
+    keeper, night = start(page, live_server, ["Ann", "Bob", "Cy"])
+    game = keeper.new_game(night, "Pool Rummy", ["Ann", "Bob", "Cy"])
+    keeper.follow(keeper.link("Enter deal 1"))
+    keeper.fill_round("Ann", {})
+    # A K Q J 10 count 10, 2-9 face value, jokers 0: A 9 JK = 10 + 9 + 0.
+    keeper.tap_cards("Bob", [("A", 10), ("9", 9), ("JK", 0)])
+    shows(keeper, "Bob", "A 9 JK", "= 19")
+    # Nines cut: every nine counts 0 from now on, on the pad and in the sum.
+    page.get_by_label("Wild rank cut this deal").select_option("9")
+    shows(keeper, "Bob", "A 9 JK", "= 10")
+    keeper.tap_cards("Bob", [("9", 0)])
+    shows(keeper, "Bob", "A 9 JK 9", "= 10")
+    # Nine kings: 90 counted, 80 scored (the full count of a 101 pool).
+    keeper.hand_input("Cy").fill("K K K K K K K K K")
+    expect(keeper.hand_sum("Cy")).to_have_text("= 90 → 80")
+    stored = saved_round(keeper, game, 1)
+    assert stored["wild"] == "9" and stored["hands"]["Bob"] == ["A", "9", "JK", "9"]
+    assert keeper.totals() == {"Ann": 0, "Bob": 10, "Cy": 80}
+    assert engine_totals(keeper, game) == keeper.totals()
 
 
 @pytest.mark.parametrize(
