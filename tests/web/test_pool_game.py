@@ -100,6 +100,14 @@ def test_a_pool_game_with_a_rejoin_a_correction_and_a_split(keeper, client, tmp_
     assert stored["record"]["rounds"][1]["rejoins"] == ["Dee"]
     assert stored["record"]["rounds"][1]["hands"]["Bob"] == "drop"
     assert stored["standings"]["pot"]["total"] == 2500  # 4 x $5.00 + Dee's $5.00 rejoin
+    # Opened again for a correction: the tap and the rejoin as stored; deal 1's rank too.
+    bob = keeper.seats(game, 2)["Bob"]
+    again = client.get(f"/games/{game}/rounds/2").get_data(as_text=True)
+    assert re.search(rf'name="marker-{bob}" value="drop"\s*checked', again)
+    assert "Dee reached 101." in page_text(client.get(f"/games/{game}/rounds/2"))
+    assert re.search(rf'name="rejoin-{seat}"[^>]*value="rejoin"[^>]*checked', again)
+    first = client.get(f"/games/{game}/rounds/1").get_data(as_text=True)
+    assert '<option value="7" selected>' in first
 
     # Deal 3: Bob shows; Ann 10; Cy taps Drop: 99; Dee 0: 80.
     _, _, r = deal(keeper, game, "Bob", {"Ann": 10, "Cy": "drop", "Dee": 0})
