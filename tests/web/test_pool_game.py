@@ -179,6 +179,7 @@ def test_a_pool_game_with_a_rejoin_a_correction_and_a_split(keeper, client, tmp_
     filled.write_bytes(client.get(f"/games/{game}/sheet.pdf").data)
     text = squash(text_of(filled))
     assert "Drops left" in text and "FC" in text and "RJ" in text and "Wild" in text
+    assert "Round 2: Dee was out and rejoined for $5.00, back at 80." in text
     blank = tmp_path / "blank.pdf"
     blank.write_bytes(client.get(f"/games/{game}/blank.pdf").data)
     text = squash(text_of(blank))
