@@ -80,7 +80,10 @@ def propose(
     if not 1 <= number <= len(base.rounds):
         raise RecordError(f"there is no round {number} to edit", round=number)
     # The joins stay as recorded, with where each newcomer sat.
-    raw = {**raw, "joins": base.rounds[number - 1].to_json().get("joins", [])}
+    stored = base.rounds[number - 1].to_json()
+    raw = {**raw, "joins": stored.get("joins", [])}
+    if "rejoins" in stored and "rejoins" not in raw:  # Pool: asked again, as stored
+        raw["rejoins"] = stored["rejoins"]
     return CorrectRound(number, _parsed(before, raw, number))
 
 

@@ -399,3 +399,17 @@ def test_pool_is_registered_with_its_capabilities():
     ]
     assert str(variant.deck_advice(2, settings)) == "1 deck with 2 jokers"
     assert str(variant.deck_advice(6, settings)) == "2 decks with 4 jokers"
+
+
+def test_a_rejoin_taken_back_while_a_later_deal_holds_their_hand_is_refused():
+    # REJOIN, then deal 3 with Dee's hand: correcting deal 2 to "out" would leave deal 3
+    # a hand for a player no longer in. The plan refuses, naming deal 3 and Dee (the
+    # reading: correct or remove the later deals first; no hands are taken off silently).
+    before = load_game(pool(FOUR, *REJOIN, rnd("Bob", Ann=10, Cy=5, Dee=0)))
+    typed = {k: v for k, v in REJOIN[1].items() if k != "rejoins"}
+    change = propose(before, typed, number=2)
+    (question,) = plan(before, change).questions
+    assert isinstance(question, RejoinOrOut) and question.asks[0].default == "rejoin"
+    done = plan(before, change, Answers({"rejoin-3": "out"}, frozenset({question.key})))
+    assert isinstance(done, Open) and done.refusal is not None
+    assert (done.refusal.round, done.refusal.player) == (3, "Dee")
