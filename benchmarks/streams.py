@@ -133,10 +133,13 @@ def pct(values: list[float], p: float) -> float:
 # -------------------------------------------------------------- the client ---
 async def http(
     port: int, method: str, path: str, headers: dict[str, str] | None = None,
-    body: str | None = None,
+    body: str | None = None, source: str | None = None,
 ) -> tuple[int, dict[str, str], str, list[str]]:  # fmt: skip
-    """One request on a connection of its own: status, headers, body, Set-Cookies."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    """One request on a connection of its own: status, headers, body, Set-Cookies. From
+    the loopback address ``source`` when given (a phone of its own)."""
+    reader, writer = await asyncio.open_connection(
+        "127.0.0.1", port, local_addr=(source, 0) if source else None
+    )
     try:
         lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
         lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
@@ -181,14 +184,25 @@ def _keep_cookies(cookies: dict[str, str], headers: list[str]) -> None:
             cookies[name.strip()] = value
 
 
-async def subscriber(port: int, table: Table, path: str, kind: str, meter: Meter) -> None:
+def phone_address(index: int) -> str:
+    """A loopback address of the phone's own (Linux routes all of 127/8 to ``lo``): each
+    phone is its own client to the front and, through X-Forwarded-For, to the app's
+    per-client limit on the live views, as phones on a network are."""
+    return f"127.{1 + index // (256 * 254)}.{index // 254 % 256}.{1 + index % 254}"
+
+
+async def subscriber(
+    port: int, table: Table, path: str, kind: str, meter: Meter, source: str
+) -> None:
     """A phone on a live view: holds its stream; on each message asks for its page once."""
     channel = "/streams" + path.replace("/live/night/", "/live/")
     etag = ""
     while True:
         started = time.monotonic()
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(source, 0)
+            )
         except OSError as exc:
             meter.error(f"stream connect: {exc}")
             await asyncio.sleep(1)
@@ -217,7 +231,7 @@ async def subscriber(port: int, table: Table, path: str, kind: str, meter: Meter
                         heard = time.monotonic()
                         message = line[6:].strip().decode()
                         etag = await _heard(
-                            port, table, path, kind, message, etag, heard, meter, replay
+                            port, table, path, kind, message, etag, heard, meter, replay, source
                         )
                         replay = False
             finally:
@@ -231,7 +245,7 @@ async def subscriber(port: int, table: Table, path: str, kind: str, meter: Meter
 
 async def _heard(
     port: int, table: Table, path: str, kind: str, message: str, etag: str, heard: float,
-    meter: Meter, replay: bool,
+    meter: Meter, replay: bool, source: str,
 ) -> str:  # fmt: skip
     save = table.saves[-1] if table.saves else None
     if table.tap is not None and heard >= table.tap[0]:  # before the save's response
@@ -244,7 +258,11 @@ async def _heard(
     started = time.monotonic()
     try:
         status, headers, body, _ = await http(
-            port, "GET", f"{path}?v={message}", {"If-None-Match": etag} if etag else None
+            port,
+            "GET",
+            f"{path}?v={message}",
+            {"If-None-Match": etag} if etag else None,
+            source=source,
         )
     except OSError as exc:
         meter.error(f"{kind}: {exc!r}")
@@ -331,12 +349,15 @@ async def model(args: argparse.Namespace, port: int, tables: list[Table], state:
     meter = Meter()
     rng = random.Random(29)
     tasks = []
-    for table in tables:  # the streams, --connect-rate a second
+    phones = iter(range(10**6))
+    for table in tables:  # the streams, --connect-rate a second, each phone its own address
         for _ in range(PLAYERS_PER_TABLE):
-            tasks.append(asyncio.ensure_future(
-                subscriber(port, table, table.game_path, "live game page", meter)))  # fmt: skip
-        tasks.append(asyncio.ensure_future(
-            subscriber(port, table, table.night_path, "live night page", meter)))  # fmt: skip
+            tasks.append(asyncio.ensure_future(subscriber(
+                port, table, table.game_path, "live game page", meter,
+                phone_address(next(phones)))))  # fmt: skip
+        tasks.append(asyncio.ensure_future(subscriber(
+            port, table, table.night_path, "live night page", meter,
+            phone_address(next(phones)))))  # fmt: skip
         await asyncio.sleep((PLAYERS_PER_TABLE + 1) / args.connect_rate)
     end = time.monotonic() + args.settle + args.minutes * 60
     tasks += [asyncio.ensure_future(keeper(port, t, meter, rng, end)) for t in tables]

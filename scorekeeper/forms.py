@@ -349,13 +349,29 @@ class MoneyField(StringField):
         return self.cents
 
 
+PLAN_STAMP = r"[0-9a-f]{12}\Z"
+
+
 class TransferForm(OneTimeForm):
-    """Mark a transfer still to pay as paid, or write it off, as the page showed it."""
+    """Mark a transfer still to pay as paid (all of it, or ``paid`` of it), or write it
+    off, as the page showed it: the pair, the plan's stamp and what was left (``amount``)."""
 
     payer = WholeField()
     payee = WholeField()
     amount = WholeField(high=10**15)
+    plan = HiddenField(validators=[InputRequired(), Regexp(PLAN_STAMP)])
     action = HiddenField(validators=[AnyOf(("payment", "write_off"))], default="payment")
+    paid = MoneyField("Paid now")
+    claim = HiddenField(validators=[Optional(), Regexp(r"[1-9][0-9]{0,9}\Z")])
+
+
+class ClaimForm(OneTimeForm):
+    """A player's "I paid" on the players' page: the transfer as the page showed it."""
+
+    payer = WholeField()
+    payee = WholeField()
+    amount = WholeField(high=10**15)
+    plan = HiddenField(validators=[InputRequired(), Regexp(PLAN_STAMP)])
 
 
 class PaymentForm(OneTimeForm):
@@ -380,6 +396,7 @@ class PaymentForm(OneTimeForm):
 class CarryForm(OneTimeForm):
     debt = SelectField("What to carry", validate_choice=False, validators=[Optional()])
     target = SelectField("Carry it into", validate_choice=True)
+    plan = HiddenField(validators=[Optional(), Regexp(PLAN_STAMP)])
 
 
 class StepForm(FlaskForm):

@@ -295,6 +295,10 @@ class NewGameForm(OneTimeForm):
         if len(names) > MAX_PLAYERS:
             self.general.append(f"A game takes at most {MAX_PLAYERS} players.")
             return False
+        refused = self.game_variant.players_refused(len(names)) if len(names) >= 2 else None
+        if refused is not None:  # Gin: exactly two
+            self.general.append(f"{refused}: give seats to two players only.")
+            return False
         dealer = self.first_dealer.data or ""
         if dealer and name_key(dealer) not in {name_key(n) for n in names}:
             self.first_dealer.errors = [f"{dealer} is not playing in this game."]

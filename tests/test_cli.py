@@ -166,9 +166,9 @@ def test_an_invalid_record_is_one_error_line(runner: FlaskCliRunner, tmp_path: P
 
 
 def test_an_invalid_record_from_stdin(runner: FlaskCliRunner) -> None:
-    record = {**DOC_GAME, "variant": "gin"}
+    record = {**DOC_GAME, "variant": "canasta"}
     result = runner.invoke(args=["standings", "-"], input=json.dumps(record))
-    assert_one_error_line(result, "unknown variant 'gin'")
+    assert_one_error_line(result, "unknown variant 'canasta'")
 
 
 def test_a_variant_that_is_not_text_is_one_error_line(runner: FlaskCliRunner) -> None:

@@ -33,6 +33,12 @@ class LedgerEntry(Model):
       night played later: it leaves this night's balances and joins that night's.
     - ``write_off``: on ``night``, ``payee`` forgave what ``payer`` owed them: counted as
       the payment that will never happen.
+    - ``claim``: on the players' page, ``payer`` said they paid ``payee`` ``amount`` on
+      that transfer of the plan ``plan``: it moves no money; it counts once the keeper
+      confirms it with a payment whose ``claim_id`` is this entry.
+
+    Each entry is made against a transfer of the night's plan: the pair (``payer``,
+    ``payee``) within the plan whose stamp is ``plan`` (``rules.payplan``).
 
     What each person still owes or is owed is derived from these entries and the games
     every time (``ledger.night_book``); nothing derived is stored. An entry recorded by
@@ -66,6 +72,11 @@ class LedgerEntry(Model):
     games_part: Mapped[dict[str, int] | None] = mapped_column(JSON)
     undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     undone_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    #: The stamp of the plan the entry was made against (None: recorded before plans had
+    #: stamps, or imported so).
+    plan: Mapped[str | None] = mapped_column(String(16))
+    #: The player's claim this payment confirms (a payment only).
+    claim_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_entries.id"))
 
     payer: Mapped[Regular] = relationship(foreign_keys=[payer_id])
     payee: Mapped[Regular] = relationship(foreign_keys=[payee_id])

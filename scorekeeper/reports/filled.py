@@ -149,6 +149,9 @@ def _footers(standings: Standings, names: tuple[str, ...]) -> list[tuple[str, li
         ("Total", [str(p.total) for p in standings.players]),
         ("Place", [_place(standings, p.name) for p in standings.players]),
         *standings.variant.display.footers(standings.players, rebuys),
+        *standings.variant.display.tally(
+            standings.rounds, standings.players, standings.record.settings, standings.finished
+        ),
         *standings.variant.display.figures(standings.players, standings.record.settings),
     ]
 

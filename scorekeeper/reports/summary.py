@@ -201,6 +201,9 @@ def _with_ways_to_pay(transfer: OpenTransfer, currency: str) -> str:
     "Bob pays Ann $4.25 (PayPal.me https://paypal.me/ann/4.25USD; IBAN DE89 ...)"."""
     ways = [f"{o.label} {o.url or o.handle}" for o in transfer.options]
     sentence = transfer.sentence(currency)
+    progress = transfer.progress(currency)
+    if progress:
+        sentence += f" ({progress})"
     return f"{sentence} ({'; '.join(ways)})" if ways else sentence
 
 

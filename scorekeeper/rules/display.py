@@ -88,6 +88,13 @@ MARKS: dict[str, Mark] = {
     "expire": Mark("expire", "E", "expired in the last round (no re-buy)"),
     "contract": Mark("contract", "✓", "laid down contract n this round", "{value}"),
     "dime": Mark("dime", "", "took {per_round} from the pot for going out", "+{amount}"),
+    # Gin: the hand's winner and how, a wash, and each player's deadwood
+    "knock": Mark("knock", "K", "knocked and won the hand"),
+    "undercut": Mark("undercut", "U", "undercut the knocker (equal or lower deadwood)"),
+    "gin": Mark("gin", "G", "went gin (no deadwood)"),
+    "big_gin": Mark("big_gin", "BG", "went big gin (all 11 cards melded)"),
+    "wash": Mark("wash", "—", "a wash: nobody knocked, nobody scores"),
+    "deadwood": Mark("deadwood", "", "deadwood left in hand", "({value})"),
     # pool
     "first_drop": Mark("first-drop", "D", "first drop (before drawing)"),
     "middle_drop": Mark("middle-drop", "MD", "middle drop (after drawing)"),
@@ -102,9 +109,12 @@ MARKS: dict[str, Mark] = {
     ),
     "split": Mark("split", "÷", "shared the pot by agreement (their share beside it)", "{amount}"),
 }
+#: Gin's marks, in the order a cell shows them (the hand's outcome, then the deadwood).
+_GIN_KINDS = ("knock", "undercut", "gin", "big_gin", "wash", "deadwood")
 #: Marks that follow the others in a cell, in this order, each with its detail.
 _TRAILING = (
-    "contract", "dime", "first_drop", "middle_drop", "full_count", "wrong_show", "split",
+    "contract", "dime", *_GIN_KINDS,
+    "first_drop", "middle_drop", "full_count", "wrong_show", "split",
 )  # fmt: skip
 
 
@@ -116,7 +126,8 @@ class CellMark:
     @property
     def symbol(self) -> str:
         """What paper prints: the symbol, and a contract's number (✓3)."""
-        return self.mark.symbol + (self.detail if self.mark.kind == "contract" else "")
+        shown = self.mark.kind in {"contract", "deadwood"}
+        return self.mark.symbol + (self.detail if shown else "")
 
     @property
     def text(self) -> str:
@@ -187,7 +198,16 @@ def legend(
     }
     money: Callable[[int], str] = lambda cents: format_money(cents, settings.currency)  # noqa: E731
     facts = [Fact(MARKS["went_out"].symbol, MARKS["went_out"].meaning + went_out_note)]
-    for kind in ("going_rummy", "rebuy", "drop", "join", "expire", "contract", *_POOL_MARKS):
+    for kind in (
+        "going_rummy",
+        "rebuy",
+        "drop",
+        "join",
+        "expire",
+        "contract",
+        *_GIN_KINDS,
+        *_POOL_MARKS,
+    ):
         mark = MARKS[kind]
         if mark.kind not in used:
             continue
@@ -195,7 +215,8 @@ def legend(
             for_buy_in=f" for {money(settings.buy_in)}" if settings.buy_in else "",
             per_round=money(settings.per_round),
         )
-        facts.append(Fact(mark.symbol + ("n" if kind == "contract" else ""), meaning))
+        symbol = mark.symbol + {"contract": "n", "deadwood": "(n)"}.get(kind, "")
+        facts.append(Fact(symbol, meaning))
     return facts
 
 
@@ -235,6 +256,12 @@ class GameDisplay(Generic[V]):
     round_head: ClassVar[str] = "#"  # the sheet's round column
     round_word: ClassVar[str] = "round"  # what the table calls a round ("deal": Contract, Rummy)
     card_hint: ClassVar[str] = "K 7 JK"  # how a hand of cards is typed
+    #: The round form's words for who went out and the hands (Gin: who knocked, both
+    #: deadwoods, a wash), and the choices of how they went out (Gin), (value, label).
+    out_verb: ClassVar[str] = "went out"
+    hands_prompt: ClassVar[str] = "each hand"
+    nobody_label: ClassVar[str] = "Nobody"
+    how_choices: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: The words for each way the players may agree to split the pot (Pool).
     split_labels: ClassVar[Mapping[str, str]] = {}
     #: How the app reads what the rules leave open (the help page, the new-game form).
@@ -352,6 +379,18 @@ class GameDisplay(Generic[V]):
     def went_out_note(self, settings: Settings) -> str:
         """Added to the legend's "went out" (Texas: takes the dime)."""
         return ""
+
+    def tally(
+        self,
+        rounds: Sequence[RoundResult],
+        players: Sequence[PlayerStanding],
+        settings: Settings,
+        finished: bool,
+    ) -> list[tuple[str, list[str]]]:
+        """Rows under the grid worked out from the rounds, one value a player in the
+        order of ``players`` (Gin: the boxes; at the end the bonus lines, the final
+        scores, the margin and the money), on the sheet, the live view and paper."""
+        return []
 
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
         """Labelled horizontal lines across the score chart: the totals a game turns on

@@ -118,6 +118,9 @@ def _parse_players(
             f"a game takes at most {MAX_PLAYERS} players (got {len(raw_players)})",
             field="players",
         )
+    refused = variant.players_refused(len(raw_players))
+    if refused is not None:
+        raise RecordError(refused, field="players")
     players: list[PlayerSpec] = []
     seen: dict[str, str] = {}
     for i, raw in enumerate(raw_players, 1):

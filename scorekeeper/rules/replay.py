@@ -235,8 +235,12 @@ def _fold(record: GameRecord, variant: Variant, state: GameState, rounds: Sequen
             dealer = state.next_active_seat(state.dealer_seat)
         state.dealer_seat = dealer.seat
         went_out = _went_out(state, variant, rnd, number)
-        hands = variant.hand_points(rnd, _hands(state, rnd, went_out, number), number, settings)
-        scores = variant.score(went_out, hands, rnd, number)
+        hands = variant.hand_points(
+            rnd, _hands(state, variant, rnd, went_out, number), number, settings
+        )
+        # Everyone at the table scores, 0 unless the game says (a Gin wash gives no hands).
+        scores = dict.fromkeys((p.name for p in state.active), 0)
+        scores.update(variant.score_round(went_out, hands, rnd, number, settings))
         for p in state.players:
             score = scores.get(p.name) if p.in_contention else None
             p.scores.append(score)
@@ -260,6 +264,8 @@ def _fold(record: GameRecord, variant: Variant, state: GameState, rounds: Sequen
 
 def _finish(record: GameRecord, variant: Variant, state: GameState) -> Standings:
     """Rank the players and, when the game has ended, pay the pot out."""
+    if state.finished and state.rounds:
+        variant.end_game(state, record.settings)
     groups = variant.ranking(state)
     if state.finished and state.rounds:
         payouts = variant.payouts(state, groups, record.settings)
@@ -289,7 +295,9 @@ def _went_out(state: GameState, variant: Variant, rnd: Round, number: int) -> st
     return p.name
 
 
-def _hands(state: GameState, rnd: Round, went_out: str | None, number: int) -> dict[str, Hand]:
+def _hands(
+    state: GameState, variant: Variant, rnd: Round, went_out: str | None, number: int
+) -> dict[str, Hand]:
     given: dict[str, Hand] = {}
     for raw_name, hand in rnd.hands.items():
         p = state.player(raw_name)
@@ -307,7 +315,7 @@ def _hands(state: GameState, rnd: Round, went_out: str | None, number: int) -> d
                 player=p.name,
                 field="hands",
             )
-        if p.name == went_out:
+        if p.name == went_out and not variant.out_has_hand:
             raise RecordError(
                 f"{p.name} went out, so no hand is given for {p.name}",
                 round=number,
@@ -315,9 +323,11 @@ def _hands(state: GameState, rnd: Round, went_out: str | None, number: int) -> d
                 field="hands",
             )
         given[p.name] = hand
+    if went_out is None and not given and variant.wash_without_hands:
+        return {}
     ordered: dict[str, Hand] = {}
     for p in state.active:
-        if p.name == went_out:
+        if p.name == went_out and not variant.out_has_hand:
             continue
         if p.name not in given:
             raise RecordError(

@@ -36,6 +36,10 @@ HAND_MARKERS: dict[str, frozenset[str]] = {
 }
 #: Pool: how the players still in may agree to share the pot instead of playing on.
 SPLITS = ("equal", "drops")
+# Gin Rummy: how the knocker went out (``went_out`` is the knocker, null for a wash).
+GIN_HOWS = ("knock", "gin", "big_gin")
+_ROUND_KEYS.add("how")
+_VARIANT_ROUND_KEYS["how"] = "gin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,8 @@ class Round:
     rejoins: tuple[str, ...] = ()
     #: Pool: the game ended by agreement (``"equal"`` or ``"drops"``); no deal, no hands.
     split: str | None = None
+    #: Gin: how the knocker went out (one of ``GIN_HOWS``), None in a wash or another game.
+    how: str | None = None
 
     def sits_after(self, joiner: str) -> str | None:
         key = name_key(joiner)
@@ -87,6 +93,8 @@ class Round:
             out["contracts"] = list(self.contracts)
         if self.drops:
             out["drops"] = list(self.drops)
+        if self.how is not None:
+            out["how"] = self.how
         if self.joins:
             out["joins"] = [
                 n if (after := self.sits_after(n)) is None else {"name": n, "after": after}
@@ -226,7 +234,38 @@ def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[s
     went_out = raw["went_out"]
     if went_out is not None:
         went_out = clean_name(went_out, what="went_out")
-    hands_raw = raw.get("hands")
+    hands = _parse_hands(raw.get("hands"), number=number, variant=variant, card_codes=card_codes)
+    wild = _parse_wild(raw.get("wild"), number=number, variant=variant)
+    going_rummy = raw.get("going_rummy", False)
+    if not isinstance(going_rummy, bool):
+        raise RecordError("going_rummy must be true or false", round=number, field="going_rummy")
+    if going_rummy and went_out is None:
+        raise RecordError(
+            "going_rummy needs the player who went out", round=number, field="going_rummy"
+        )
+    contracts = _names(raw.get("contracts", []), number=number, key="contracts")
+    drops = _names(raw.get("drops", []), number=number, key="drops")
+    joins, seated_after = parse_joins(raw.get("joins", []), number=number)
+    rejoins = _names(raw.get("rejoins", []), number=number, key="rejoins")
+    how = _parse_how(raw.get("how"), went_out, number=number)
+    return Round(
+        went_out,
+        hands,
+        wild,
+        going_rummy,
+        contracts,
+        drops,
+        joins,
+        seated_after,
+        rejoins,
+        how=how,
+    )
+
+
+def _parse_hands(
+    hands_raw: Any, *, number: int, variant: str, card_codes: frozenset[str]
+) -> dict[str, Hand]:
+    """``hands``: each player's hand, once (Pool: a hand may be a marker)."""
     if not isinstance(hands_raw, Mapping):
         raise RecordError(
             "hands must be an object of player names and hands", round=number, field="hands"
@@ -245,19 +284,7 @@ def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[s
             card_codes=card_codes,
             markers=HAND_MARKERS.get(variant, frozenset()),
         )
-    wild = _parse_wild(raw.get("wild"), number=number, variant=variant)
-    going_rummy = raw.get("going_rummy", False)
-    if not isinstance(going_rummy, bool):
-        raise RecordError("going_rummy must be true or false", round=number, field="going_rummy")
-    if going_rummy and went_out is None:
-        raise RecordError(
-            "going_rummy needs the player who went out", round=number, field="going_rummy"
-        )
-    contracts = _names(raw.get("contracts", []), number=number, key="contracts")
-    drops = _names(raw.get("drops", []), number=number, key="drops")
-    joins, seated_after = parse_joins(raw.get("joins", []), number=number)
-    rejoins = _names(raw.get("rejoins", []), number=number, key="rejoins")
-    return Round(went_out, hands, wild, going_rummy, contracts, drops, joins, seated_after, rejoins)
+    return hands
 
 
 def _parse_wild(wild: Any, *, number: int, variant: str) -> str | None:
@@ -300,6 +327,23 @@ def _parse_split(raw: Mapping[str, Any], *, number: int) -> Round:
             f'split must be "equal" or "drops" (got {kind!r})', round=number, field="split"
         )
     return Round(None, {}, split=kind)
+
+
+def _parse_how(raw: Any, went_out: str | None, *, number: int) -> str | None:
+    """Gin's ``how``: knock, gin or big_gin, given with the knocker (a wash has none)."""
+    if raw is None:
+        return None
+    if raw not in GIN_HOWS:
+        raise RecordError(
+            f"how must be knock, gin or big_gin (got {raw!r})", round=number, field="how"
+        )
+    if went_out is None:
+        raise RecordError(
+            f"how is {raw} but nobody knocked: a wash has no how",
+            round=number,
+            field="how",
+        )
+    return str(raw)
 
 
 def parse_joins(raw: Any, *, number: int) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:

@@ -45,6 +45,15 @@ class Settings:
     # contract rummy
     cards: tuple[int, ...] = (10, 10, 10, 10, 12, 12, 12)
     joker_points: int = 25
+    # gin rummy (target_score above: 100)
+    knock_max: int = 10
+    gin_bonus: int = 25
+    big_gin_bonus: int = 31
+    undercut_bonus: int = 25
+    game_bonus: int = 100
+    box_bonus: int = 25
+    shutout_multiplier: int = 2
+    stake: int = 0
     # pool rummy (the defaults of a 101 pool; RULES.md's table gives 201's and 61's)
     pool: int = 101
     first_drop: int = 20

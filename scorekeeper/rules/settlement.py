@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import RecordError
 from .money import format_money
@@ -14,6 +14,10 @@ from .replay import Standings, replay
 
 NIGHT_FORMAT = "scorekeeper-night/1"
 EXACT_LIMIT = 16  # people with a balance; beyond this the split into groups is greedy
+
+#: Whoever a balance belongs to: a name (a night record), or an opaque id (a night of the
+#: app, by regular) ranked by the name beside it, so that ties fall the same way.
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,27 +68,35 @@ def net_by_person(balances: Iterable[Mapping[str, int]]) -> dict[str, int]:
 
 
 def fewest_transfers(people: Mapping[str, int]) -> list[Transfer]:
-    """Transfers that settle every balance, as few as possible.
+    """Transfers that settle every balance, as few as possible (:func:`fewest_by`, people
+    by name)."""
+    return [Transfer(p, q, a) for p, q, a in fewest_by(people, str)]
+
+
+def fewest_by(people: Mapping[K, int], rank: Callable[[K], str]) -> list[tuple[K, K, int]]:
+    """Transfers ``(payer, payee, amount)`` that settle every balance, as few as possible;
+    ``rank`` orders people (their name: ties fall by it), and no two people share one.
 
     The fewest transfers is the number of people with a balance minus the largest number
     of groups they split into whose balances each add up to zero (each group of k settles
     in k - 1 transfers). The split is searched exactly over subsets for up to 16 people
     with a balance, and otherwise found greedily (exact pairs first): never more than
-    people - 1 transfers either way.
+    people - 1 transfers either way. Nobody both pays and receives, so a payer and payee
+    pair is one transfer at most.
     """
     if sum(people.values()) != 0:
         raise RecordError(
             f"the balances do not settle: they add up to {sum(people.values())} cents, not 0"
         )
-    open_ = sorted((n, a) for n, a in people.items() if a)
+    open_ = sorted(((n, a) for n, a in people.items() if a), key=lambda na: (rank(na[0]), na[1]))
     groups = _zero_sum_groups(open_) if len(open_) <= EXACT_LIMIT else _greedy_groups(open_)
-    transfers: list[Transfer] = []
+    transfers: list[tuple[K, K, int]] = []
     for group in groups:
-        transfers.extend(_settle_group(group))
+        transfers.extend(_settle_group(group, rank))
     return transfers
 
 
-def _zero_sum_groups(items: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
+def _zero_sum_groups(items: list[tuple[K, int]]) -> list[list[tuple[K, int]]]:
     n = len(items)
     if n == 0:
         return []
@@ -116,8 +128,8 @@ def _zero_sum_groups(items: list[tuple[str, int]]) -> list[list[tuple[str, int]]
         order.append(bit.bit_length() - 1)
         mask ^= bit
     order.reverse()  # the order in which people were added
-    groups: list[list[tuple[str, int]]] = []
-    current: list[tuple[str, int]] = []
+    groups: list[list[tuple[K, int]]] = []
+    current: list[tuple[K, int]] = []
     running = 0
     for i in order:
         current.append(items[i])
@@ -129,13 +141,13 @@ def _zero_sum_groups(items: list[tuple[str, int]]) -> list[list[tuple[str, int]]
     return groups
 
 
-def _greedy_groups(items: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
-    groups: list[list[tuple[str, int]]] = []
+def _greedy_groups(items: list[tuple[K, int]]) -> list[list[tuple[K, int]]]:
+    groups: list[list[tuple[K, int]]] = []
     rest = list(items)
-    by_amount: dict[int, list[tuple[str, int]]] = {}
+    by_amount: dict[int, list[tuple[K, int]]] = {}
     for item in rest:
         by_amount.setdefault(item[1], []).append(item)
-    paired: set[str] = set()
+    paired: set[K] = set()
     for name, amount in items:
         if name in paired or amount <= 0:
             continue
@@ -150,16 +162,16 @@ def _greedy_groups(items: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
     return groups
 
 
-def _settle_group(group: list[tuple[str, int]]) -> list[Transfer]:
+def _settle_group(group: list[tuple[K, int]], rank: Callable[[K], str]) -> list[tuple[K, K, int]]:
     """k people whose balances add up to zero settle in at most k - 1 transfers."""
     owe = {n: -a for n, a in group if a < 0}
     get = {n: a for n, a in group if a > 0}
-    transfers: list[Transfer] = []
+    transfers: list[tuple[K, K, int]] = []
     while owe:
-        payer = max(owe, key=lambda n: (owe[n], n))
-        payee = max(get, key=lambda n: (get[n], n))
+        payer = max(owe, key=lambda n: (owe[n], rank(n)))
+        payee = max(get, key=lambda n: (get[n], rank(n)))
         amount = min(owe[payer], get[payee])
-        transfers.append(Transfer(payer, payee, amount))
+        transfers.append((payer, payee, amount))
         for book, name in ((owe, payer), (get, payee)):
             book[name] -= amount
             if not book[name]:
@@ -168,11 +180,17 @@ def _settle_group(group: list[tuple[str, int]]) -> list[Transfer]:
 
 
 def round_to_unit(people: Mapping[str, int], unit: int) -> dict[str, int]:
+    """:func:`round_by` for people by name."""
+    return round_by(people, unit, str)
+
+
+def round_by(people: Mapping[K, int], unit: int, rank: Callable[[K], str]) -> dict[K, int]:
     """Nets rounded to whole ``unit`` cents (100: whole dollars) that still add up to zero.
 
     Each net is rounded to the nearest unit (a half away from zero). When the rounded nets
     do not add up to zero, the people whose nets were rounded the furthest are rounded the
-    other way, one unit each, until they do (largest remainder; a tie goes by name): nobody
+    other way, one unit each, until they do (largest remainder; a tie goes by ``rank``, the
+    name, without case): nobody
     moves more than one unit from their exact net, and the ledger still balances."""
     if unit <= 1:
         return dict(people)
@@ -191,7 +209,7 @@ def round_to_unit(people: Mapping[str, int], unit: int) -> dict[str, int]:
         # Those rounded furthest in the direction of the excess go back first.
         order = sorted(
             people,
-            key=lambda n: (-(rounded[n] - people[n]) * (1 if off > 0 else -1), n.casefold()),
+            key=lambda n: (-(rounded[n] - people[n]) * (1 if off > 0 else -1), rank(n).casefold()),
         )
         for name in order[: abs(off)]:
             rounded[name] += step

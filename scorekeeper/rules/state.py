@@ -11,6 +11,8 @@ from .names import name_key
 
 EventKind = Literal[
     "join", "expire", "rebuy", "drop", "contract", "going_rummy", "dime",
+    # Gin: who won the hand and how (the value: the points), a wash, each deadwood
+    "knock", "undercut", "gin", "big_gin", "wash", "deadwood",
     # pool: a hand marker, out at the pool, back in for a fee, a share of a split pot
     "first_drop", "middle_drop", "full_count", "wrong_show", "eliminate", "rejoin", "split",
 ]  # fmt: skip

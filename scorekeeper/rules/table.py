@@ -175,7 +175,7 @@ def rounds_ahead(s: Standings, count: int) -> list[NextRound]:
     if nr.dealer not in active or len(active) < 2:
         return []
     settings, variant = s.record.settings, s.variant
-    first, last = active.index(nr.dealer), _last_round(s)
+    first, last = active.index(nr.dealer), variant.last_round(settings)
     out = []
     for k in range(count):
         number = nr.number + k
@@ -194,13 +194,3 @@ def rounds_ahead(s: Standings, count: int) -> list[NextRound]:
             )
         )
     return out
-
-
-def _last_round(s: Standings) -> int | None:
-    """The last round of a game of a fixed number of rounds (Texas's 11, Contract's
-    deals, Rummy played to a number of deals), else None."""
-    deals = getattr(s.variant, "deals", None)
-    if callable(deals):
-        return int(deals(s.record.settings))
-    fixed = getattr(s.record.settings, "deals", None) or getattr(s.variant, "ROUNDS", None)
-    return int(fixed) if fixed else None

@@ -30,9 +30,10 @@ Groups = list[list[str]]
 
 #: What a round of a game asks besides who went out and the hands: the flipped wild card
 #: (Vegas), going rummy (Multiplayer), who laid down their contract (Dummy), late joiners
-#: and drops (Vegas); each hand's marker and the deal's wild rank (Pool).
+#: and drops (Vegas), how the knocker went out (Gin: knock, gin or big gin); each
+#: hand's marker and the deal's wild rank (Pool).
 RoundInput = Literal[
-    "flipped_card", "going_rummy", "contracts", "joins", "hand_markers", "wild_rank"
+    "flipped_card", "going_rummy", "contracts", "joins", "how", "hand_markers", "wild_rank"
 ]
 
 
@@ -117,6 +118,16 @@ class Variant:
     # What the pages and printed sheets show of the game (see the module's docstring).
     takes_handicaps: ClassVar[bool] = False
     round_inputs: ClassVar[frozenset[RoundInput]] = frozenset()
+    #: The player who went out has a hand too (Gin: the knocker's deadwood counts).
+    out_has_hand: ClassVar[bool] = False
+    #: A round nobody went out of may leave its hands out (Gin: a wash scores nothing).
+    wash_without_hands: ClassVar[bool] = False
+
+    def players_refused(self, count: int) -> str | None:
+        """Why the game cannot be played by ``count`` players (Gin: exactly two), or None
+        (the record's own limits, 2 to 20, hold for every game)."""
+        return None
+
     #: What a card of the deal's wild rank counts, when the keeper names the rank on the
     #: round form (Pool: 0); None when the game has no such rank.
     wild_rank_points: ClassVar[int | None] = None
@@ -173,6 +184,11 @@ class Variant:
     def round_label(self, number: int) -> str:
         return str(number)
 
+    def last_round(self, settings: Settings) -> int | None:
+        """The last round of a game of a fixed number of rounds; None when a score, not
+        a count, ends the game."""
+        return None
+
     def hand_markers(self, settings: Settings) -> tuple[HandMarker, ...]:
         """What a hand may be marked instead of counted (Pool: drop, middle drop, ...)."""
         return ()
@@ -221,6 +237,18 @@ class Variant:
         raise RecordError(f"{self.title} has no split of the pot", round=number, field="split")
 
     # -- the replay's hooks ----------------------------------------------------------------
+    def score_round(
+        self,
+        went_out: str | None,
+        hands: Mapping[str, int],
+        rnd: Round,
+        number: int,
+        settings: Settings,
+    ) -> dict[str, int]:
+        """The round's scores, where the settings count (Gin's bonuses); most games
+        score by :meth:`score` alone."""
+        return self.score(went_out, hands, rnd, number)
+
     def start_round(self, state: GameState, rnd: Round, number: int, settings: Settings) -> None:
         """Before the round is scored (Vegas: joins)."""
 
@@ -238,6 +266,10 @@ class Variant:
         self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
     ) -> None:
         """After the round's scores are added: expiries, contracts, money, the end."""
+
+    def end_game(self, state: GameState, settings: Settings) -> None:
+        """Once the game has ended, before the ranking and the pot's payout (Gin: the
+        bonuses make the final scores, and the loser pays the stake on the margin)."""
 
     def ranking(self, state: GameState) -> Groups:
         if self.low_is_good:

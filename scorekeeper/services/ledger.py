@@ -8,7 +8,12 @@ night, a debt written off. What each person still owes or is owed is
     games' net (+ rounding) + carried in - carried out + paid - received
                             + written off for them - written off to them
 
-and the suggested transfers are the fewest transfers of those balances. Nothing derived is
+and the plan of who pays whom is kept put while money is recorded against it
+(``rules.payplan``: the fewest transfers of the games and the debts carried in; each
+payment, carry out or write-off reduces the transfer it was made against, and the plan is
+drawn again over what is left only when the games change or an entry fits none of its
+transfers, and the page says why). People are regulars by id from the games' seats to the
+pages; names are only shown. Nothing derived is
 stored: :func:`night_book` works it out from the games and the entries every time, so a
 payment stays paid and a carried debt stays carried whatever happens to the night's games
 or rounding afterwards; only what is still to pay moves.
@@ -26,23 +31,24 @@ What people record (payments, write-offs, carries, undos) goes through
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import Edit, Game, LedgerEntry, Night, Regular, User
-from ..rules import Settlement, Standings, Transfer, format_money, get_variant, name_key, settle
-from ..rules.forgiving import forgiven
-from ..rules.money import signed_money
-from ..rules.settlement import net_by_person, round_to_unit
-from .keepers import kept_by
+from ..models import LedgerEntry, Night, Regular
+from ..rules import RecordError, Settlement, Standings, Transfer, format_money, name_key, payplan
+from ..rules.payplan import Leg
+from ..rules.settlement import round_by
 from .nights import night_games
 from .payments import PayOption, pay_options
+from .plan_moved import PlanMoved, carried_in_said, edits_between
 
-PAYMENT, CARRY, WRITE_OFF = "payment", "carry", "write_off"
+PAYMENT, CARRY, WRITE_OFF = payplan.PAYMENT, payplan.CARRY, payplan.WRITE_OFF
 KINDS = (PAYMENT, CARRY, WRITE_OFF)
+#: A player's "I paid" from the players' page: an entry that moves no money; it counts
+#: once the keeper confirms it with a payment (``LedgerEntry.claim_id``).
+CLAIM = "claim"
 #: The most entries one night's book holds (recorded on it or carried into it, undone ones
 #: too), as a game holds at most ``MAX_ROUNDS`` rounds: far beyond a table's evening (the
 #: debts of 60 people settle in at most 59 transfers), and the payout page's statements
@@ -84,7 +90,8 @@ class EntryLine:
         money = format_money(self.amount, night.currency)
         e = self.entry
         if e.kind == PAYMENT:
-            return f"{self.payer} paid {self.payee} {money}"
+            said = " (as they said on the players' page)" if e.claim_id else ""
+            return f"{self.payer} paid {self.payee} {money}{said}"
         if e.kind == WRITE_OFF:
             said = f"{self.payee} wrote off the {money} {self.payer} owed"
             if self.counted is None or self.counted == self.amount:
@@ -104,13 +111,18 @@ class EntryLine:
 
 @dataclass(frozen=True, slots=True)
 class OpenTransfer:
-    """A transfer still to pay, with the regulars behind the names and how to pay."""
+    """A transfer of the plan still to pay (``leg``: by regular id, as the plan drew it and
+    what is left), with the names and regulars behind it, how to pay, and the stamp of the
+    plan it belongs to: a form names it by the pair, that stamp and what it showed."""
 
-    transfer: Transfer
+    transfer: Transfer  # names, and what is left to pay
     payer: Regular | None
     payee: Regular | None
     options: tuple[PayOption, ...] = ()
     owed_back: bool = False  # the payee paid the payer more than they owed
+    leg: Leg | None = None
+    stamp: str = ""
+    claims: tuple[ClaimLine, ...] = ()  # "I paid" said on the players' page, open ones
 
     def sentence(self, currency: str) -> str:
         back = " back" if self.owed_back else ""
@@ -119,73 +131,42 @@ class OpenTransfer:
             f"{format_money(self.transfer.amount, currency)}{back}"
         )
 
+    def progress(self, currency: str) -> str | None:
+        """What is left of a transfer paid in part: "$2.25 of $4.25 left"."""
+        if self.leg is None or not self.leg.touched:
+            return None
+        left, drawn = (format_money(v, currency) for v in (self.leg.left, self.leg.amount))
+        return f"{left} of {drawn} left"
+
+    @property
+    def key(self) -> str:
+        """The transfer as a form names it: payer and payee ids."""
+        assert self.payer is not None and self.payee is not None
+        return f"{self.payer.id}-{self.payee.id}"
+
 
 @dataclass(frozen=True, slots=True)
-class MovedSince:
-    """The games' part of the balances moved after money was last recorded: by whom and
-    how (``edits``: "round 3 of Vegas Rummy corrected by ann@example.com", the latest
-    few), and how much for each person."""
+class ClaimLine:
+    """A player's "I paid" on a transfer: open (``fresh``: the transfer is still as it was
+    when they said it; stale otherwise, and it never counts by itself), or confirmed by
+    the keeper (``confirmed``: the payment that confirmed it)."""
 
-    since: datetime
-    changes: tuple[tuple[str, int], ...]  # (name, how much their games' part moved)
-    edits: tuple[str, ...] = ()
-    more_edits: int = 0  # changes left out of ``edits``
+    entry: LedgerEntry
+    payer: str
+    payee: str
+    fresh: bool
+    confirmed: LedgerEntry | None = None
 
-    def sentence(self, currency: str, where: str = "above") -> str:
-        """``where`` the transfers still to pay stand from this note: "above" (the chat
-        text and the PDF, which list them first) or "below" (the payout page)."""
-        moved = ", ".join(f"{n} {signed_money(c, currency)}" for n, c in self.changes)
-        what = "; ".join(self.edits)
-        if self.more_edits:
-            what += f"; and {self.more_edits} more change{'s' if self.more_edits > 1 else ''}"
+    def sentence(self, currency: str) -> str:
+        money = format_money(self.entry.amount, currency)
+        if self.confirmed is not None:
+            return f"{self.payer} said they paid {self.payee} {money}: confirmed"
+        if self.fresh:
+            return f"{self.payer} says they paid {self.payee} {money}: not counted until confirmed"
         return (
-            f"The games changed after money was last recorded here"
-            f"{f' ({what})' if what else ''}: {moved}. What was paid and carried stays as it"
-            f" was; what is still to pay is worked out again {where}."
+            f"{self.payer} said they paid {self.payee} {money}, but that transfer changed "
+            "since: it does not count; check with them"
         )
-
-
-#: The changes of a game that move its money, as the note words them.
-MOVING = {
-    "add": "{word} {n} of {game} entered",
-    "edit": "{word} {n} of {game} corrected",
-    "remove": "{word} {n} of {game} removed",
-    "import": "{game} imported",
-    "delete": "{game} deleted",
-    "restore": "{game} restored",
-}
-EDITS_NAMED = 3
-
-
-def _edits_since(night: Night, since: datetime) -> tuple[tuple[str, ...], int]:
-    """The night's game changes after ``since`` that move money, the latest
-    ``EDITS_NAMED`` worded (oldest first), and how many more there were. A game whose
-    title another of the night's games shares is told apart by its place ("Rummy 2")."""
-    games = db.session.execute(
-        select(Game.id, Game.variant).where(Game.night_id == night.id).order_by(Game.id)
-    ).all()
-    titles: dict[int, str] = {}
-    for game_id, variant in games:
-        same = [g for g, v in games if v == variant]
-        title = get_variant(variant).title
-        titles[game_id] = f"{title} {same.index(game_id) + 1}" if len(same) > 1 else title
-    rows = db.session.execute(
-        select(Edit.action, Edit.round_number, Edit.game_id, Game.variant, User.email)
-        .join(Game, Game.id == Edit.game_id)
-        .outerjoin(User, User.id == Edit.user_id)
-        .where(Game.night_id == night.id, Edit.created_at > since)
-        .where(Edit.action.in_(MOVING))
-        .order_by(Edit.id)
-    ).all()
-    worded = [
-        MOVING[action].format(
-            word=get_variant(variant).display.round_word, n=number, game=titles[game_id]
-        )
-        + f" by {email or 'a deleted account'}"
-        for action, number, game_id, variant, email in rows
-    ]
-    latest = worded[-EDITS_NAMED:]
-    return tuple(latest), len(worded) - len(latest)
 
 
 @dataclass
@@ -201,8 +182,12 @@ class NightBook:
     carried_in: list[EntryLine] = field(default_factory=list)
     written_off: list[EntryLine] = field(default_factory=list)
     undone: list[EntryLine] = field(default_factory=list)
-    moved: MovedSince | None = None
+    moved: PlanMoved | None = None  # why the plan was drawn again since money was recorded
     names: dict[int, str] = field(default_factory=dict)  # regular id -> name tonight
+    plan: payplan.PayPlan = field(default_factory=lambda: payplan.PayPlan((), "", {}, ()))
+    games_part: dict[int, int] = field(default_factory=dict)  # regular id -> games' net
+    claims: list[LedgerEntry] = field(default_factory=list)  # "I paid", undone ones too
+    stale_claims: list[ClaimLine] = field(default_factory=list)  # on no open transfer
 
     @property
     def currency(self) -> str:
@@ -261,6 +246,7 @@ def money_recorded(night_id: int) -> bool:
     query = select(LedgerEntry.id).where(
         or_(LedgerEntry.night_id == night_id, LedgerEntry.to_night_id == night_id),
         LedgerEntry.undone_at.is_(None),
+        LedgerEntry.kind != CLAIM,  # a player's "I paid" moves nothing until confirmed
     )
     return db.session.scalar(query.limit(1)) is not None
 
@@ -301,138 +287,206 @@ def _load_handles(regular_ids: set[int]) -> dict[int, Regular]:
 
 
 def games_part(settlement: Settlement) -> dict[str, int]:
-    """Each person's net from the games, after the night's rounding."""
+    """Each person's net from the games, after the night's rounding (by name)."""
     return {n: v + settlement.rounding.get(n, 0) for n, v in settlement.games.items()}
 
 
-def _move(moved_by: dict[str, int], payer: str, payee: str, amount: int) -> None:
+def _move(moved_by: dict[int, int], payer: int, payee: int, amount: int) -> None:
     moved_by[payer] = moved_by.get(payer, 0) + amount
     moved_by[payee] = moved_by.get(payee, 0) - amount
 
 
-def _forgive(
-    finished: list[Standings], unit: int, moved_by: dict[str, int], lines: list[EntryLine]
-) -> list[EntryLine]:
-    """The night's write-offs, each forgiving what it forgives now
-    (:func:`~scorekeeper.rules.forgiving.forgiven`: at most what is still owed between
-    the two, never less than nothing), added to ``moved_by``."""
-    if not lines:
-        return lines
-    rounded = round_to_unit(net_by_person(s.pot.balances for s in finished), unit)
-    before = net_by_person([rounded, moved_by])
-    parts = forgiven(before, [(x.payer, x.payee, x.amount) for x in lines])
-    for line, part in zip(lines, parts, strict=True):
-        if part:
-            _move(moved_by, line.payer, line.payee, part)
-    return [replace(line, counted=part) for line, part in zip(lines, parts, strict=True)]
+def _games_by_id(
+    night: Night, finished: list[Standings], names: dict[int, str]
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Each regular's net from the finished games and what the night's rounding adds. A
+    game's player is the night's person of that name (the record's own key, which the
+    seats write: game-record.md), never a spelling matched loosely."""
+    person = {p.name: p.regular_id for p in night.people}
+    nets: dict[int, int] = {}
+    for s in finished:
+        for name, amount in s.pot.balances.items():
+            if name not in person:
+                raise RecordError(f"{name} plays in {s.variant.title} but is not on {night.name}")
+            nets[person[name]] = nets.get(person[name], 0) + amount
+    rounded = round_by(nets, night.settle_unit or 1, names.__getitem__)
+    return nets, {i: rounded[i] - nets[i] for i in nets if rounded[i] != nets[i]}
+
+
+def _basis(
+    part: dict[str, int] | None, carried: list[EntryLine], before: int
+) -> dict[int, int] | None:
+    """The balances the plan was drawn from when entry ``before`` was recorded: the games'
+    part it kept, and the debts carried in (and counting now) recorded before it."""
+    if part is None:
+        return None
+    basis = {int(k): v for k, v in part.items()}
+    for line in carried:
+        if line.entry.id < before:
+            _move(basis, line.entry.payer_id, line.entry.payee_id, -line.entry.amount)
+    return basis
+
+
+def _plan(
+    lines: dict[str, list[EntryLine]], part: dict[int, int], names: dict[int, str]
+) -> tuple[payplan.PayPlan, list[EntryLine]]:
+    """The plan in force (``rules.payplan``), from the night's balances and the entries
+    recorded on it that count, in the order recorded; those entries as they count now."""
+    carried = [x for x in lines["in"] if x.counts]
+    now = dict(part)
+    for line in carried:
+        _move(now, line.entry.payer_id, line.entry.payee_id, -line.entry.amount)
+    acted = sorted(
+        (x for k in ("pay", "out", "off") for x in lines[k] if x.counts), key=lambda x: x.entry.id
+    )
+    recorded = [
+        payplan.Recorded(
+            x.entry.kind, x.entry.payer_id, x.entry.payee_id, x.entry.amount,
+            _basis(x.entry.games_part, carried, x.entry.id),
+        )
+        for x in acted
+    ]  # fmt: skip
+    plan = payplan.keep_plan(now, recorded, names.__getitem__)
+    counted = {x.entry.id: c for x, c in zip(acted, plan.counted, strict=True)}
+    lines["off"] = [replace(x, counted=counted.get(x.entry.id, 0)) for x in lines["off"]]
+    return plan, acted
 
 
 def night_book(night: Night, *, games: list[tuple[str, Standings]] | None = None) -> NightBook:
     """The night's money, worked out from its finished games and its ledger: the one place
     where a night is settled. The payout page, the players' page, the PDF, the text, the
-    CSV and the stats all read it."""
+    CSV and the stats all read it. People are regulars, by id, from the games' seats and
+    the entries to the page; names are only shown."""
     games = night_games(night) if games is None else games
     entries = entries_of(night.id)
     names = _names(night, entries)
-    by_key = {name_key(n): rid for rid, n in names.items()}
-    book_lines: dict[str, list[EntryLine]] = {k: [] for k in ("pay", "out", "in", "off", "undone")}
-    moved_by: dict[str, int] = {}
+    lines, claims = _lines(night, entries, names)
+    finished = [s for _, s in games if s.finished]
+    for i, s in enumerate(finished, 1):
+        if s.pot.currency != night.currency:
+            raise RecordError(
+                f"game {i} is played in {s.pot.currency}, the night in {night.currency}"
+            )
+    nets, rounding = _games_by_id(night, finished, names)
+    part = {i: nets[i] + rounding.get(i, 0) for i in nets}
+    plan, acted = _plan(lines, part, names)
+    moved_by = dict(plan.balances)
+    for i, v in part.items():
+        moved_by[i] = moved_by.get(i, 0) - v
+    settlement = Settlement(
+        night.currency,
+        {names[i]: part.get(i, 0) + moved_by.get(i, 0) for i in {*part, *moved_by}},
+        tuple(Transfer(names[x.payer], names[x.payee], x.left) for x in plan.open),
+        games={names[i]: v for i, v in nets.items()},
+        ledger={names[i]: v for i, v in moved_by.items() if v},
+        rounding={names[i]: v for i, v in rounding.items()},
+        unit=night.settle_unit or 1,
+    )
+    book = NightBook(
+        night, games, settlement, [],
+        payments=lines["pay"], carried_out=lines["out"], carried_in=lines["in"],
+        written_off=lines["off"], undone=lines["undone"], names=names,
+        plan=plan, games_part=part,
+    )  # fmt: skip
+    book.claims = claims
+    book.transfers = _open_transfers(book, claims)
+    shown = {c.entry.id for t in book.transfers for c in t.claims}
+    book.stale_claims = [
+        c for c in claim_lines(book, claims) if c.entry.id not in shown and c.confirmed is None
+    ]
+    book.moved = _why(night, plan, acted, lines["in"], names)
+    return book
+
+
+def _lines(
+    night: Night, entries: list[LedgerEntry], names: dict[int, str]
+) -> tuple[dict[str, list[EntryLine]], list[LedgerEntry]]:
+    """The night's entries as it shows them, by what they are; and its claims."""
+    lines: dict[str, list[EntryLine]] = {k: [] for k in ("pay", "out", "in", "off", "undone")}
+    claims = []
     for e in entries:
+        if e.kind == CLAIM:
+            claims.append(e)
+            continue
         outgoing = e.night_id == night.id
         other = e.to_night if outgoing else e.night
         counts = e.kind != CARRY or (_live(e.night) and _live(e.to_night))
         line = EntryLine(e, names[e.payer_id], names[e.payee_id], counts, other)
         if e.undone_at is not None:
-            book_lines["undone"].append(line)
+            lines["undone"].append(line)
             continue
         slot = {PAYMENT: "pay", WRITE_OFF: "off"}.get(e.kind) or ("out" if outgoing else "in")
-        book_lines[slot].append(line)
-        if not counts or e.kind == WRITE_OFF:
-            continue
-        # A payment or a debt carried out settles what the payer owed here; a debt
-        # carried in is owed here.
-        sign = -1 if e.kind == CARRY and not outgoing else 1
-        _move(moved_by, line.payer, line.payee, sign * e.amount)
-    finished = [s for _, s in games if s.finished]
-    unit = night.settle_unit or 1
-    book_lines["off"] = _forgive(finished, unit, moved_by, book_lines["off"])
-    settlement = settle(finished, night.currency, ledger=moved_by, unit=unit)
-    regulars = _load_handles({by_key[name_key(n)] for n in settlement.people if n})
+        lines[slot].append(line)
+    return lines, claims
+
+
+def _open_transfers(book: NightBook, claims: list[LedgerEntry]) -> list[OpenTransfer]:
+    night, names = book.night, book.names
+    regulars = _load_handles({i for leg in book.plan.open for i in leg.pair})
     note = f"{night.name} {night.played_on.isoformat()}"
-    paid_pairs = {(line.payer, line.payee) for line in book_lines["pay"]}
+    paid_pairs = {(x.entry.payer_id, x.entry.payee_id) for x in book.payments}
+    claimed = claim_lines(book, claims)
     transfers = []
-    for t in settlement.transfers:
-        payer = regulars.get(by_key.get(name_key(t.payer), -1))
-        payee = regulars.get(by_key.get(name_key(t.payee), -1))
-        handles = [(h.kind, h.value) for h in payee.handles] if payee else []
+    for leg in book.plan.open:
+        payee = regulars[leg.payee]
+        handles = [(h.kind, h.value) for h in payee.handles]
         transfers.append(
             OpenTransfer(
-                t,
-                payer,
+                Transfer(names[leg.payer], names[leg.payee], leg.left),
+                regulars[leg.payer],
                 payee,
-                tuple(pay_options(handles, t.amount, night.currency, note)),
-                owed_back=(t.payee, t.payer) in paid_pairs,
+                tuple(pay_options(handles, leg.left, night.currency, note)),
+                owed_back=(leg.payee, leg.payer) in paid_pairs,
+                leg=leg,
+                stamp=book.plan.stamp,
+                claims=tuple(c for c in claimed if c.entry.payer_id == leg.payer
+                             and c.entry.payee_id == leg.payee and c.confirmed is None),
             )
-        )
-    return NightBook(
-        night,
-        games,
-        settlement,
-        transfers,
-        payments=book_lines["pay"],
-        carried_out=book_lines["out"],
-        carried_in=book_lines["in"],
-        written_off=book_lines["off"],
-        undone=book_lines["undone"],
-        moved=_moved_since(night, entries, settlement, names),
-        names=names,
-    )
+        )  # fmt: skip
+    return transfers
 
 
-def _moved_since(
-    night: Night, entries: list[LedgerEntry], settlement: Settlement, names: dict[int, str]
-) -> MovedSince | None:
-    """How the games' part moved since the last entry recorded on this night (each entry
-    keeps the games' part as it was when it was recorded)."""
-    last = next(
-        (e for e in reversed(entries) if e.night_id == night.id and e.undone_at is None), None
-    )
-    if last is None or last.games_part is None:
+def claim_lines(book: NightBook, claims: list[LedgerEntry]) -> list[ClaimLine]:
+    """The night's claims in force (not undone), each fresh while its transfer is exactly
+    as it was when it was said (the same plan, the same amount left), or confirmed by a
+    payment in force."""
+    confirming = {x.entry.claim_id: x.entry for x in book.payments if x.entry.claim_id}
+    out = []
+    for c in claims:
+        if c.undone_at is not None:
+            continue
+        leg = book.plan.leg(c.payer_id, c.payee_id)
+        fresh = leg is not None and c.plan == book.plan.stamp and leg.left == c.amount
+        out.append(
+            ClaimLine(c, book.names[c.payer_id], book.names[c.payee_id], fresh,
+                      confirming.get(c.id))
+        )  # fmt: skip
+    return out
+
+
+def _why(
+    night: Night,
+    plan: payplan.PayPlan,
+    acted: list[EntryLine],
+    carried: list[EntryLine],
+    names: dict[int, str],
+) -> PlanMoved | None:
+    """Why the plan was drawn again since money was last recorded against it, in words."""
+    redrawn = plan.redrawn
+    if redrawn is None:
         return None
-    now = {name_key(n): v for n, v in games_part(settlement).items()}
-    then = {int(k): v for k, v in last.games_part.items()}
-    changes = []
-    for regular_id, name in names.items():
-        delta = now.get(name_key(name), 0) - then.get(regular_id, 0)
-        if delta:
-            changes.append((name, delta))
-    if not changes:
-        return None
-    edits, more = _edits_since(night, last.created_at)
-    ordered = tuple(sorted(changes, key=lambda c: c[0].casefold()))
-    return MovedSince(last.created_at, ordered, edits, more)
-
-
-def later_nights(night: Night, user: User) -> list[Night]:
-    """Where this night's unpaid debts may be carried: the owner's nights in the same currency
-    played after it that ``user`` keeps too (by date, then creation), soonest first."""
-    query = (
-        select(Night)
-        .where(
-            Night.owner_id == night.owner_id,
-            kept_by(user.id),
-            Night.deleted_at.is_(None),
-            Night.currency == night.currency,
-            or_(
-                Night.played_on > night.played_on,
-                (Night.played_on == night.played_on) & (Night.id > night.id),
-            ),
-        )
-        .order_by(Night.played_on, Night.id)
-        .limit(20)
+    if redrawn.misfit is not None:
+        line = acted[redrawn.at]
+        said = f"{line.sentence(night)}, which was {redrawn.misfit}"
+        return PlanMoved(line.entry.created_at, (), (said,))
+    since = acted[redrawn.at - 1].entry
+    until = acted[redrawn.at].entry if redrawn.at < len(acted) else None
+    why, more = edits_between(night, since.created_at, until.created_at if until else None)
+    for x in carried:
+        if x.counts and since.id < x.entry.id and (until is None or x.entry.id < until.id):
+            assert x.other_night is not None
+            why.append(carried_in_said(x.payer, x.payee, x.amount, x.other_night, night.currency))
+    changes = tuple(
+        sorted(((names[i], v) for i, v in redrawn.moved.items()), key=lambda c: c[0].casefold())
     )
-    return list(db.session.scalars(query))
-
-
-def is_later(target: Night, night: Night) -> bool:
-    return (target.played_on, target.id) > (night.played_on, night.id)
+    return PlanMoved(since.created_at, changes, tuple(why), more)

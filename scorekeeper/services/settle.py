@@ -10,26 +10,26 @@ what the other recorded. Every form carries a one-time id: sent twice, it counts
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..metrics import PAYMENTS_RECORDED
 from ..models import LedgerEntry, Night, User, utcnow
-from ..rules import format_money, name_key
+from ..rules import format_money
 from ..rules.money import rounding_steps
 from ..rules.settings import MAX_MONEY_CENTS
 from . import ledger
 from .base import Conflict, Refused, transaction
+from .keepers import kept_by
 from .ledger import (
     CARRY,
+    CLAIM,
     PAYMENT,
     WRITE_OFF,
     EntryLine,
     NightBook,
     OpenTransfer,
-    games_part,
-    is_later,
     night_book,
 )
 
@@ -38,7 +38,7 @@ class AlreadyRecorded(Exception):
     """This money form was sent before (a double tap or a retry): it counted once."""
 
 
-def _lock(night_ids: list[int]) -> None:
+def lock_nights(night_ids: list[int]) -> None:
     """Take the nights' rows, in id order, before reading what a change checks: the first
     write of the transaction (PostgreSQL locks the rows; SQLite the database), so a second
     change to the same night waits here and then reads what the first recorded. Objects
@@ -53,7 +53,7 @@ def _lock(night_ids: list[int]) -> None:
     db.session.expire_all()
 
 
-def _room(night: Night, adding: int = 1) -> None:
+def room(night: Night, adding: int = 1) -> None:
     """Refused when ``adding`` entries would take the night's book past its bound."""
     most = ledger.MAX_ENTRIES_PER_NIGHT
     if ledger.entry_count(night.id) + adding > most:
@@ -64,7 +64,7 @@ def _room(night: Night, adding: int = 1) -> None:
         )
 
 
-def _check_new(night: Night, submission: str | None) -> None:
+def check_new(night: Night, submission: str | None) -> None:
     if submission and db.session.scalar(
         select(LedgerEntry.id).where(
             LedgerEntry.night_id == night.id, LedgerEntry.submission == submission
@@ -74,15 +74,12 @@ def _check_new(night: Night, submission: str | None) -> None:
 
 
 def _snapshot(book: NightBook) -> dict[str, int]:
-    by_key = {name_key(n): rid for rid, n in book.names.items()}
-    return {
-        str(by_key[name_key(n)]): v
-        for n, v in games_part(book.settlement).items()
-        if name_key(n) in by_key
-    }
+    """The games' part of the balances as it stands, by regular id (what the plan is
+    drawn from, with the debts carried in: ``ledger._basis``)."""
+    return {str(rid): v for rid, v in book.games_part.items()}
 
 
-def _add(
+def add_entry(
     book: NightBook, kind: str, payer_id: int, payee_id: int, amount: int, **extra: object
 ) -> None:
     db.session.add(
@@ -93,29 +90,37 @@ def _add(
             payee_id=payee_id,
             amount=amount,
             games_part=_snapshot(book),
+            plan=book.plan.stamp,
             **extra,
         )
     )
 
 
-def _commit(night: Night, submission: str | None) -> None:
+def commit(night: Night, submission: str | None) -> None:
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        _check_new(night, submission)
+        check_new(night, submission)
         raise Conflict from None
 
 
-def _open_transfer(book: NightBook, payer_id: int, payee_id: int, amount: int) -> OpenTransfer:
-    for line in book.transfers:
-        if (
-            line.payer is not None
-            and line.payee is not None
-            and (line.payer.id, line.payee.id, line.transfer.amount) == (payer_id, payee_id, amount)
-        ):
-            return line
-    raise Refused("That transfer is no longer what is still to pay: see the page as it is now.")
+def open_transfer(
+    book: NightBook, payer_id: int, payee_id: int, plan: str, seen: int
+) -> OpenTransfer:
+    """The transfer of the plan in force from ``payer_id`` to ``payee_id``, as the page
+    showed it (the plan's stamp ``plan``, ``seen`` left to pay); refused with what moved
+    when it is no longer that."""
+    line = next((t for t in book.transfers if t.leg and t.leg.pair == (payer_id, payee_id)), None)
+    if line is not None and line.stamp == plan and line.transfer.amount == seen:
+        return line
+    moved = book.moved.sentence(book.currency, "on the page") if book.moved else ""
+    raise Refused(
+        "That transfer changed since the page was drawn "
+        + (f"(now: {line.sentence(book.currency)}): " if line else "(it is not to pay any more): ")
+        + "nothing was recorded. See the plan as it is now."
+        + (f" {moved}" if moved else "")
+    )
 
 
 @transaction
@@ -123,27 +128,60 @@ def settle_transfer(
     night: Night,
     payer_id: int,
     payee_id: int,
-    amount: int,
+    seen: int,
     *,
+    plan: str,
     kind: str,
     user: User,
     submission: str | None,
-) -> OpenTransfer:
-    """Record a suggested transfer as paid (``payment``) or forgiven (``write_off``), as it
-    is still to pay now; refused when it no longer is (another phone recorded it, or the
-    night's games moved: the page shows what is to pay now)."""
+    amount: int | None = None,
+    claim_id: int | None = None,
+) -> tuple[OpenTransfer, int]:
+    """Record a transfer of the plan as paid (``payment``: all of what is left, or
+    ``amount`` of it) or forgiven (``write_off``: all of what is left), the transfer named
+    by its pair and its plan's stamp, as the page showed it (``seen`` left); refused when
+    it is no longer that (another phone recorded it, or the night's games moved: the page
+    shows what is to pay now). A payment may confirm a player's claim (``claim_id``).
+    Returns the transfer as it was and the amount recorded."""
     if kind not in (PAYMENT, WRITE_OFF):
         raise Refused("Choose Mark paid or Write off.")
-    _lock([night.id])
-    _check_new(night, submission)
-    _room(night)
+    lock_nights([night.id])
+    check_new(night, submission)
+    room(night)
     book = night_book(night)
-    line = _open_transfer(book, payer_id, payee_id, amount)
-    _add(book, kind, payer_id, payee_id, amount, user_id=user.id, submission=submission)
-    _commit(night, submission)
+    line = open_transfer(book, payer_id, payee_id, plan, seen)
+    if claim_id is not None:
+        _confirmable(book, line, claim_id)
+    paid = seen if amount is None else amount
+    if not 0 < paid <= seen:
+        raise Refused(
+            f"{line.transfer.payer} pays {line.transfer.payee} at most "
+            f"{format_money(seen, night.currency)} on this transfer: give an amount more than "
+            "0 and at most that (more than is owed goes through Record a payment)."
+        )
+    if kind == WRITE_OFF and paid != seen:
+        raise Refused("A write-off forgives all that is left on the transfer.")
+    add_entry(book, kind, payer_id, payee_id, paid, user_id=user.id, submission=submission,
+         claim_id=claim_id)  # fmt: skip
+    commit(night, submission)
     if kind == PAYMENT:
         PAYMENTS_RECORDED.inc()
-    return line
+    return line, paid
+
+
+def _confirmable(book: NightBook, line: OpenTransfer, claim_id: int) -> None:
+    """A payment confirms a player's claim on this very transfer, still open and fresh."""
+    claim = next((c for c in line.claims if c.entry.id == claim_id), None)
+    if claim is None:
+        raise Refused(
+            "That claim is not open on this transfer any more (taken back, or confirmed "
+            "already): nothing was recorded. See the page as it is now."
+        )
+    if not claim.fresh:
+        raise Refused(
+            f"{claim.sentence(book.currency)}. Mark the transfer paid as it is now, or "
+            "dismiss the claim."
+        )
 
 
 @transaction
@@ -158,8 +196,8 @@ def record_payment(
 ) -> str:
     """Record any payment between two people of the night: a partial payment, cash, more
     than was owed (then the difference is owed back). Returns the sentence recorded."""
-    _lock([night.id])
-    _check_new(night, submission)
+    lock_nights([night.id])
+    check_new(night, submission)
     book = night_book(night)
     if payer_id not in book.names or payee_id not in book.names:
         raise Refused("Choose who paid and who was paid from tonight's people.")
@@ -170,9 +208,9 @@ def record_payment(
             f"The amount must be more than 0 and at most "
             f"{format_money(MAX_MONEY_CENTS, night.currency)}."
         )
-    _room(night)
-    _add(book, PAYMENT, payer_id, payee_id, amount, user_id=user.id, submission=submission)
-    _commit(night, submission)
+    room(night)
+    add_entry(book, PAYMENT, payer_id, payee_id, amount, user_id=user.id, submission=submission)
+    commit(night, submission)
     PAYMENTS_RECORDED.inc()
     return (
         f"{book.names[payer_id]} paid {book.names[payee_id]} {format_money(amount, night.currency)}"
@@ -186,14 +224,16 @@ def carry_open(
     *,
     user: User,
     submission: str | None,
-    only: tuple[int, int] | None = None,
+    only: tuple[int, int, int] | None = None,
+    plan: str | None = None,
 ) -> int:
     """Carry every transfer still to pay on ``night`` (or ``only`` the one from that payer
-    to that payee, regular ids: its amount as the book has it now) into ``target``, a
+    to that payee, regular ids, with what the page showed left on it) into ``target``, a
     later night of the keeper's in the same currency: there each payer owes the payee
-    that amount on top of its games. Returns the amount carried."""
-    _lock([night.id, target.id])
-    _check_new(night, submission)
+    that amount on top of its games. ``plan``: the stamp of the plan the page showed;
+    refused when the plan was drawn again since. Returns the amount carried."""
+    lock_nights([night.id, target.id])
+    check_new(night, submission)
     if target.id == night.id or target.owner_id != night.owner_id or target.deleted_at:
         raise Refused("Choose another of your nights to carry into.")
     if target.currency != night.currency:
@@ -207,25 +247,32 @@ def carry_open(
             "a later night, or settle it here."
         )
     book = night_book(night)
-    lines = [t for t in book.transfers if t.payer is not None and t.payee is not None]
+    lines = [t for t in book.transfers if t.leg is not None]
+    if plan is not None and plan != book.plan.stamp:
+        lines = []
     if only is not None:
-        lines = [t for t in lines if t.payer and t.payee and (t.payer.id, t.payee.id) == only]
+        lines = [t for t in lines if t.leg and (*t.leg.pair, t.leg.left) == only]
         if not lines:
             raise Refused(
                 "That debt is no longer to pay on this night (paid, carried or changed "
                 "meanwhile): nothing was carried. Check what is still to pay and try again."
             )
+    if not lines and plan is not None and book.plan is not None and plan != book.plan.stamp:
+        raise Refused(
+            "The plan changed since the page was drawn: nothing was carried. Check what is "
+            "still to pay and try again."
+        )
     if not lines:
         raise Refused("Nothing is left to pay, so nothing is carried.")
-    _room(night, len(lines))
-    _room(target, len(lines))
+    room(night, len(lines))
+    room(target, len(lines))
     for t in lines:
-        assert t.payer is not None and t.payee is not None
-        _add(
-            book, CARRY, t.payer.id, t.payee.id, t.transfer.amount,
+        assert t.leg is not None
+        add_entry(
+            book, CARRY, t.leg.payer, t.leg.payee, t.leg.left,
             to_night_id=target.id, user_id=user.id, submission=submission,
         )  # fmt: skip
-    _commit(night, submission)
+    commit(night, submission)
     return sum(t.transfer.amount for t in lines)
 
 
@@ -237,20 +284,61 @@ def undo_entry(night: Night, entry_id: int, *, user: User) -> EntryLine:
     found = db.session.get(LedgerEntry, entry_id)
     if found is None or night.id not in (found.night_id, found.to_night_id):
         raise Refused("That entry is not one of this night's.")
-    _lock([found.night_id, *([found.to_night_id] if found.to_night_id else [])])
+    lock_nights([found.night_id, *([found.to_night_id] if found.to_night_id else [])])
     book = night_book(night)
+    if found.kind == CLAIM:
+        return _undo_claim(book, entry_id, user)
     line = next(x for x in book.recorded + book.undone if x.entry.id == entry_id)
     if line.entry.undone_at is None:
         line.entry.undone_at = utcnow()
         line.entry.undone_by = user.id
-        _commit(night, None)
+        commit(night, None)
     return line
+
+
+def _undo_claim(book: NightBook, entry_id: int, user: User) -> EntryLine:
+    """The keeper says a player's claim was not paid (or dismisses a stale one): undone,
+    kept. A confirmed claim stays: its payment is what the keeper undoes."""
+    claim = next(c for c in book.claims if c.id == entry_id)
+    if any(x.entry.claim_id == entry_id for x in book.payments):
+        raise Refused("That claim was confirmed: undo its payment instead.")
+    if claim.undone_at is None:
+        claim.undone_at = utcnow()
+        claim.undone_by = user.id
+        commit(book.night, None)
+    payer, payee = book.names[claim.payer_id], book.names[claim.payee_id]
+    return EntryLine(claim, payer, payee, False)
 
 
 @transaction
 def set_settle_unit(night: Night, unit: int) -> None:
     if unit not in rounding_steps(night.currency):
         raise Refused("Choose how to round: exactly, or one of the steps offered.")
-    _lock([night.id])
+    lock_nights([night.id])
     night.settle_unit = unit
-    _commit(night, None)
+    commit(night, None)
+
+
+def later_nights(night: Night, user: User) -> list[Night]:
+    """Where this night's unpaid debts may be carried: the owner's nights in the same currency
+    played after it that ``user`` keeps too (by date, then creation), soonest first."""
+    query = (
+        select(Night)
+        .where(
+            Night.owner_id == night.owner_id,
+            kept_by(user.id),
+            Night.deleted_at.is_(None),
+            Night.currency == night.currency,
+            or_(
+                Night.played_on > night.played_on,
+                (Night.played_on == night.played_on) & (Night.id > night.id),
+            ),
+        )
+        .order_by(Night.played_on, Night.id)
+        .limit(20)
+    )
+    return list(db.session.scalars(query))
+
+
+def is_later(target: Night, night: Night) -> bool:
+    return (target.played_on, target.id) > (night.played_on, night.id)

@@ -163,6 +163,7 @@ def init_app(app: Flask) -> None:
         accounts,
         api,
         auth,
+        claims,
         games,
         home,
         keepers,
@@ -178,7 +179,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["id"] = IdConverter
     ops.init_app(app)  # first: the request's id and the schema guard come before the rest
     blueprints = (home, auth, accounts, nights, settle, regulars, games, printouts, api, live,
-                  keepers)  # fmt: skip
+                  keepers, claims)  # fmt: skip
     for module in (*blueprints, offline):
         app.register_blueprint(module.bp)
     app.before_request(_larger_uploads)

@@ -31,6 +31,7 @@ the link out of search engines and out of the pay services' logs.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import threading
 import time
 from collections import OrderedDict, deque
@@ -134,6 +135,12 @@ def _limited() -> None:
 
 
 # ----------------------------------------------------------------- the players ---
+def form_check(token: str) -> str:
+    """The live link's form token: what its page's forms carry instead of a session's."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, b"live-claim:" + token.encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def _tv() -> bool:
     """The large-type layout for a tablet or a TV (``?tv=1``)."""
     return bool(request.query_string) and request.args.get("tv") == "1"
@@ -141,10 +148,13 @@ def _tv() -> bool:
 
 def _etag(tag: str) -> str:
     """The page's ETag: the state it shows, the templates, the layout, and whether it is
-    given a stream, and which (the page holds it)."""
+    given a stream, and which, and the link's token (the page holds them: its forms post
+    to the link)."""
     stream = _stream()
     streamed = f"-s{hashlib.sha256(stream.encode()).hexdigest()[:6]}" if stream else ""
-    return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}{streamed}"
+    token = (request.view_args or {}).get("token", "")
+    keyed = f"-k{hashlib.sha256(str(token).encode()).hexdigest()[:6]}"
+    return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}{streamed}{keyed}"
 
 
 def _stream() -> str | None:
@@ -231,7 +241,7 @@ def night(token: str) -> BaseResponse:
     book = ledger.night_book(night, games=[(g.title, s) for g, s, _ in games])
     return _drawn(
         "live/night.html", etag, night=night, games=games, book=book,
-        book_summary=book_summary(book),
+        book_summary=book_summary(book), token=token, claim_check=form_check(token),
     )  # fmt: skip
 
 

@@ -40,12 +40,12 @@ bp = Blueprint("settle", __name__, url_prefix="/nights")
 def _forms(night: Night, book: ledger.NightBook) -> dict[str, Any]:
     payment = PaymentForm(prefix="pay")
     payment.setup(book.parties, night.currency)
-    carry = CarryForm(prefix="carry")
+    carry = CarryForm(prefix="carry", plan=book.plan.stamp)
     carry.debt.choices = options([("", "everything still to pay"), *_debts(book)])
     carry.target.choices = options(
         [
             (str(t.id), f"{t.name} · {t.played_on.strftime('%d %b %Y')}")
-            for t in ledger.later_nights(night, current_user)
+            for t in settle.later_nights(night, current_user)
         ]
     )
     step = StepForm(prefix="step", unit=str(night.settle_unit))
@@ -58,21 +58,22 @@ def _forms(night: Night, book: ledger.NightBook) -> dict[str, Any]:
 
 
 def _debts(book: ledger.NightBook) -> list[tuple[str, str]]:
-    """Each open transfer as the carry form offers it alone: ``payer-payee`` ids."""
+    """Each open transfer as the carry form offers it alone: ``payer-payee-left``, the
+    pair of regular ids and what the page showed left on it."""
     return [
-        (f"{t.payer.id}-{t.payee.id}", t.sentence(book.currency))
+        (f"{t.key}-{t.transfer.amount}", t.sentence(book.currency))
         for t in book.transfers
-        if t.payer is not None and t.payee is not None
+        if t.leg is not None
     ]
 
 
-def _pair(raw: str) -> tuple[int, int] | bool | None:
-    """The one debt the carry form chose: (payer, payee) regular ids; None for everything
+def _pair(raw: str) -> tuple[int, int, int] | bool | None:
+    """The one debt the carry form chose: (payer, payee, left shown); None for everything
     still to pay; False for a value no page offers."""
     if not raw:
         return None
-    found = re.fullmatch(r"([0-9]{1,9})-([0-9]{1,9})", raw)
-    return (int(found.group(1)), int(found.group(2))) if found else False
+    found = re.fullmatch(r"([0-9]{1,9})-([0-9]{1,9})-([0-9]{1,15})", raw)
+    return (int(found.group(1)), int(found.group(2)), int(found.group(3))) if found else False
 
 
 @bp.get("/<id:night_id>/payout")
@@ -115,24 +116,44 @@ def _record(change: Any, done: Any, night_id: int) -> Response:
 @bp.post("/<id:night_id>/transfers/mark")
 @login_required
 def mark(night_id: int) -> Response:
-    """Mark a transfer still to pay as paid (a payment), or write it off."""
+    """Mark a transfer of the plan as paid (all that is left, or part of it: a payment),
+    or write it off; the transfer named by its pair and its plan's stamp, as shown."""
     night = night_or_404(night_id)
     form = TransferForm()
+    form.currency = night.currency
     if not form.validate_on_submit():
-        flash("That transfer is not one the page offered: see what is to pay now.", "error")
+        if form.paid.errors:
+            flash(f"Paid now: {form.paid.errors[0]}", "error")
+        else:
+            flash("That transfer is not one the page offered: see what is to pay now.", "error")
         return _done(night_id)
     kind = form.action.data
-    payer, payee, amount = form.payer.number, form.payee.number, form.amount.number
-    assert payer is not None and payee is not None and amount is not None  # validated
+    payer, payee, seen = form.payer.number, form.payee.number, form.amount.number
+    assert payer is not None and payee is not None and seen is not None  # validated
+    typed = (form.paid.data or "").strip()
     return _record(
         lambda: settle.settle_transfer(
-            night, payer, payee, amount, kind=kind,
+            night, payer, payee, seen, plan=form.plan.data, kind=kind,
             user=current_user, submission=form.submission.data,
+            amount=form.paid.cents if typed else None,
+            claim_id=int(form.claim.data) if form.claim.data else None,
         ),
-        lambda line: f"{line.sentence(night.currency)}: "
-        + ("marked paid." if kind == ledger.PAYMENT else "written off."),
+        lambda done: _marked(night, kind, *done),
         night_id,
     )  # fmt: skip
+
+
+def _marked(night: Night, kind: str, line: ledger.OpenTransfer, paid: int) -> str:
+    if kind == ledger.WRITE_OFF:
+        return f"{line.sentence(night.currency)}: written off."
+    if paid == line.transfer.amount:
+        return f"{line.sentence(night.currency)}: marked paid."
+    left = format_money(line.transfer.amount - paid, night.currency)
+    drawn = line.leg.amount if line.leg else line.transfer.amount
+    return (
+        f"{line.transfer.payer} paid {line.transfer.payee} {format_money(paid, night.currency)}:"
+        f" {left} of {format_money(drawn, night.currency)} left."
+    )
 
 
 @bp.post("/<id:night_id>/payments")
@@ -172,7 +193,7 @@ def carry(night_id: int) -> Response:
     night = night_or_404(night_id)
     form = CarryForm(prefix="carry")
     form.target.choices = options(
-        [(str(t.id), t.name) for t in ledger.later_nights(night, current_user)]
+        [(str(t.id), t.name) for t in settle.later_nights(night, current_user)]
     )
     pair = _pair(form.debt.data or "")
     if not form.validate_on_submit() or pair is False:
@@ -190,6 +211,7 @@ def carry(night_id: int) -> Response:
             user=current_user,
             submission=form.submission.data,
             only=pair if isinstance(pair, tuple) else None,
+            plan=form.plan.data or None,
         ),
         lambda cents: (
             f"{format_money(cents, night.currency)} still to pay carried into {target.name}."

@@ -18,7 +18,7 @@
   var every = 1000 * (parseInt(main.getAttribute("data-poll") || "4", 10) || 4);
   var busy = false;
   var stream = main.getAttribute("data-stream");
-  var source = null, heard = 0, waiting = null;
+  var source = null, heard = 0, waiting = null, missed = null;
 
   function rounds(root) {
     var seen = {};
@@ -86,6 +86,11 @@
     if (status) status.textContent = "Updated " + new Date().toLocaleTimeString() + ".";
   }
 
+  // A message's page that could not be had (the server busy, the network gone) stays
+  // owed: the stream says nothing more until the next round, so the next tick asks again.
+  function owed(version) { if (typeof version === "string") missed = version; }
+  function had(version) { if (version === missed) missed = null; }
+
   function poll(version) {
     if (busy) { if (typeof version === "string") waiting = version; return; }
     if (document.visibilityState === "hidden") return;
@@ -98,12 +103,14 @@
       credentials: "omit",
       redirect: "error"
     }).then(function (r) {
-      if (r.status === 304) return null;
+      if (r.status === 304) { had(version); return null; }
       if (r.status === 404) { window.location.reload(); return null; }
-      if (!r.ok) return null;
+      if (!r.ok) { owed(version); return null; }  // busy (429, 503): the next tick asks again
       etag = r.headers.get("ETag") || etag;
+      had(version);
       return r.text().then(replace);
     }).catch(function () {
+      owed(version);
       if (status) status.textContent = "Offline: trying again.";
     }).then(function () {
       busy = false;
@@ -149,6 +156,7 @@
     }
     listen();
     if (!open()) poll();
+    else if (missed) poll(missed);
   }
 
   function listen() {

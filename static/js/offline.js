@@ -63,7 +63,8 @@
         var cell = el("td", "num");
         if (typed.went_out === seat) {
           cell.className += " out-cell";
-          cell.textContent = "out";
+          // Gin: the knocker's deadwood is sent too (other games send no hand for them).
+          cell.textContent = typed["hand-" + seat] ? "out " + typed["hand-" + seat] : "out";
         } else if (("hand-" + seat) in typed) {
           cell.textContent = typed["hand-" + seat] || "–";
         }

@@ -181,6 +181,8 @@
     function openHands() {
       return rows.map(handOf).filter(function (input) { return !input.disabled; });
     }
+    // In Gin the knocker has a hand too (their deadwood): marked, the field kept.
+    var outKeepsHand = form.hasAttribute("data-out-keeps-hand");
     function markOut() {
       var checked = form.querySelector("input[name=went_out]:checked");
       rows.forEach(function (row) {
@@ -188,8 +190,8 @@
         var seat = input.name.slice(5);
         var isOut = !!checked && checked.value === seat;
         row.classList.toggle("is-out", isOut);
-        input.disabled = isOut;
-        row.querySelector("input[data-cards]").disabled = isOut;
+        input.disabled = isOut && !outKeepsHand;
+        row.querySelector("input[data-cards]").disabled = isOut && !outKeepsHand;
         var contract = form.querySelector("input[name=contract-" + seat + "]");
         if (contract && isOut && !contract.checked) {
           contract.checked = true;

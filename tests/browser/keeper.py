@@ -211,7 +211,7 @@ class Keeper:
             self.page.get_by_label("Flipped wild card (optional)").fill(wild)
 
     def save(self) -> None:
-        saves = r"^(Save (?:round|deal) \d+|Save correction|Confirm and save)$"  # deal: Contract
+        saves = r"^(Save (?:round|deal|hand) \d+|Save correction|Confirm and save)$"  # hand: Gin
         self.tap(self.button(re.compile(saves)))
 
     def enter_round(
@@ -222,7 +222,7 @@ class Keeper:
         wild: str | None = None,
     ) -> int:
         """From the sheet: Enter round N, fill it in, save; back on the sheet."""
-        self.follow(self.link(re.compile(r"^Enter (?:round|deal) \d+$")))  # deal: Contract, Rummy
+        self.follow(self.link(re.compile(r"^Enter (?:round|deal|hand) \d+$")))  # hand: Gin
         number = self.round_number()
         self.fill_round(went_out, hands, wild=wild)
         self.save()
@@ -237,7 +237,7 @@ class Keeper:
 
     def round_number(self) -> int:
         heading = self.page.get_by_role("heading", level=1).inner_text()
-        match = re.search(r"(?:round|deal) (\d+)", heading, re.I)
+        match = re.search(r"(?:round|deal|hand) (\d+)", heading, re.I)
         assert match, heading
         return int(match.group(1))
 

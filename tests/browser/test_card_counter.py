@@ -59,8 +59,11 @@ def test_every_variant_is_covered_here() -> None:
         "multiplayer",
         "dummy",
         "contract",
+        "gin",
         "pool",
-    }, "a new variant needs its card-counter test below"
+    }, (  # fmt: skip
+        "a new variant needs its card-counter test below"
+    )
 
 
 def test_vegas_counter_flipped_wild_joker_high_ace(page: Page, live_server: str) -> None:
@@ -215,6 +218,28 @@ def test_contract_counter_values_from_the_table_rules(page: Page, live_server: s
     expect(page.locator(".banner-main")).to_have_text(
         "Deal 2 of 7 · one set and one run · 10 cards"
     )
+
+
+def test_gin_counter_counts_both_deadwoods(page: Page, live_server: str) -> None:
+    keeper, night = start(page, live_server, ["Ann", "Bob"])
+    game = keeper.new_game(night, "Gin Rummy", ["Ann", "Bob"])
+    keeper.follow(keeper.link("Enter hand 1"))
+    keeper.fill_round("Ann", {})
+    # A 1, 2-10 face value, J Q K 10, no joker; the knocker's deadwood is counted too.
+    assert keeper.counter("Ann").locator("[data-card=JK]").count() == 0
+    keeper.tap_cards("Ann", [("A", 1), ("2", 2)])
+    shows(keeper, "Ann", "A 2", "= 3")
+    keeper.tap_cards("Bob", [("K", 10), ("Q", 10), ("7", 7)])
+    shows(keeper, "Bob", "K Q 7", "= 27")
+    stored = saved_round(keeper, game, 1)
+    assert stored == {
+        "went_out": "Ann",
+        "how": "knock",
+        "hands": {"Ann": ["A", "2"], "Bob": ["K", "Q", "7"]},
+    }
+    # A knock, 3 against 27: Ann scores 27 - 3 = 24.
+    assert keeper.totals() == {"Ann": 24, "Bob": 0}
+    assert engine_totals(keeper, game) == keeper.totals()
 
 
 def test_pool_counter_the_cut_rank_and_jokers_count_0_and_the_cap(

@@ -15,6 +15,7 @@ them); skipped without the first, like the load tests."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import BrowserContext, Request, expect
@@ -58,7 +60,7 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
         pytest.skip("the deployed stack needs PostgreSQL: set SCOREKEEPER_TEST_DATABASE_URL")
     run = tmp_path_factory.mktemp("stack") / "run"
     try:
-        out = stack("up", "--workers", "2", run=run)
+        out = stack("up", "--workers", "2", "--access-log", run=run)
         state = json.loads((run / "stack.json").read_text())
         assert out.strip().splitlines()[-1] == state["base_url"]  # the base URL, last
         yield state
@@ -185,3 +187,66 @@ def test_a_co_keepers_round_shows_on_the_other_keepers_open_sheet(
         headers={"Accept": "text/event-stream"},
     )
     assert answer.status == 403
+
+
+def test_the_app_sees_each_phone_as_itself_through_the_front(
+    new_context: Callable[..., BrowserContext], deployed: dict[str, Any]
+) -> None:
+    """Two phones on the players' page, each from its own address: through the front's
+    cached and fresh paths the app is told each phone's address (X-Forwarded-For), as
+    its per-client limit on the live views needs; not the front's own for all."""
+    keeper = Keeper(new_context().new_page(), deployed["base_url"])
+    keeper.sign_up("third@example.com")
+    night = keeper.start_night(["Ann", "Bob", "Cy"])
+    keeper.new_game(night, "Rummy", ["Ann", "Bob", "Cy"])
+    keeper.tap(keeper.button("Show players"))
+    link = keeper.page.get_by_label("Link to share").input_value()
+    path = re.sub(r"^https?://[^/]+", "", link)
+    front = urlsplit(deployed["base_url"])
+    asked = {"127.7.0.1": f"{path}?tv=1", "127.7.0.2": f"{path}?v=xff-check"}
+    for source, target in asked.items():
+        phone = http.client.HTTPConnection(
+            front.hostname, front.port, timeout=30, source_address=(source, 0)
+        )
+        phone.request("GET", target)
+        assert phone.getresponse().status == 200
+        phone.close()
+    log = (Path(deployed["dir"]) / "gunicorn-access.log").read_text()
+    for source, target in asked.items():
+        lines = [line for line in log.splitlines() if f"GET {target} " in line]
+        assert lines and all(line.startswith(f"{source} ") for line in lines), lines
+
+
+def test_a_page_the_server_was_too_busy_to_give_is_asked_again(
+    new_context: Callable[..., BrowserContext], deployed: dict[str, Any]
+) -> None:
+    """A message said the game changed, and the page it asked for came back busy (a 429
+    or a 503): the stream says nothing more until the next round, so the page asks again
+    at its next tick instead of showing the old totals for a whole round."""
+    keeper = Keeper(new_context().new_page(), deployed["base_url"])
+    keeper.sign_up("fourth@example.com")
+    night = keeper.start_night(["Ann", "Bob", "Cy"])
+    keeper.new_game(night, "Rummy", ["Ann", "Bob", "Cy"])
+    sheet = keeper.path().split("?")[0]
+    keeper.tap(keeper.button("Show players"))
+    link = keeper.page.get_by_label("Link to share").input_value()
+    keeper.goto(sheet)
+
+    player = new_context().new_page()
+    refused: list[str] = []
+
+    def busy_once(route: Any) -> None:
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=429, body="Too many requests from here")
+        else:
+            route.continue_()
+
+    player.route(re.compile(r"/live/[^/?]+\?v="), busy_once)
+    with player.expect_response(lambda r: "/streams/live/" in r.url and r.status == 200):
+        assert player.goto(link).ok
+    keeper.follow(keeper.link("Enter deal 1"))
+    keeper.fill_round("Ann", {"Bob": "12", "Cy": "7"})
+    keeper.save()
+    expect(totals(player)).to_have_text(shows("19 0 0"), timeout=POLL_MS)
+    assert refused, "the page's first ask was not the one refused"

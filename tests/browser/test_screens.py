@@ -39,6 +39,27 @@ class Site:
     paths: dict[str, str]
 
 
+def gin_game(players: list[str], *, finished: bool) -> dict[str, Any]:
+    """Gin Rummy of two long names: an undercut, a gin, a wash, a big gin; finished, a
+    shutout-free end with every bonus line (and the stake) under the grid."""
+    a, b = players
+    rounds: list[dict[str, Any]] = [
+        {"went_out": a, "how": "knock", "hands": {a: 9, b: 4}},
+        {"went_out": b, "how": "gin", "hands": {a: 31, b: 0}},
+        {"went_out": None, "hands": {}},
+        {"went_out": a, "how": "big_gin", "hands": {a: 0, b: 12}},
+    ]
+    if finished:
+        rounds.append({"went_out": a, "how": "gin", "hands": {a: 0, b: 70}})
+    return {
+        "format": "scorekeeper-game/1",
+        "variant": "gin",
+        "settings": {"stake": 5 if finished else 0},
+        "players": players,
+        "rounds": rounds,
+    }
+
+
 @pytest.fixture(scope="module")
 def site(
     browser: Browser, sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
@@ -54,6 +75,8 @@ def site(
         night = keeper.start_night(EIGHT)
         finished = keeper.import_game(night, finished_vegas(SIX))
         dummy = keeper.import_game(night, dummy_with_contracts(SIX, 12))
+        gin_done = keeper.import_game(night, gin_game(EIGHT[:2], finished=True))
+        gin_playing = keeper.import_game(night, gin_game(EIGHT[2:4], finished=False))
         vegas = keeper.import_game(night, vegas_with_marks(EIGHT, 14))
         keeper.goto(f"/nights/{night}/payout")
         paid = keeper.page.locator("#settle li.pay").first
@@ -73,6 +96,8 @@ def site(
         "sheet": f"/games/{vegas}",
         "sheet-six": f"/games/{dummy}",
         "sheet-six-vegas": f"/games/{finished}",
+        "sheet-gin": f"/games/{gin_done}",
+        "round-entry-gin": f"/games/{gin_playing}/rounds/new",
         "qr": f"/games/{vegas}/live",
         "qr-night": f"/nights/{night}/live",
         "round-entry": f"/games/{vegas}/rounds/new",
@@ -133,7 +158,9 @@ def open_screen(
 SCREENS = [
     "sheet",
     "sheet-six",
+    "sheet-gin",
     "round-entry",
+    "round-entry-gin",
     "card-counter",
     "payout",
     "live",

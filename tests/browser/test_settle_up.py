@@ -8,11 +8,13 @@ carried part once."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.keeper import Keeper
+from tests.browser.test_live_view import show_players
 
 pytestmark = pytest.mark.browser
 
@@ -123,3 +125,47 @@ def test_paid_and_carried_survive_the_last_game_finishing(page: Page, live_serve
     assert still_to_pay(page) == ["Dee pays Ann $2.00"]
     expect(page.locator("ul.ledger")).to_contain_text("Dee owed Ann $2.00 from Friday (2026-11-20)")
     assert first and saturday
+
+
+def test_a_player_taps_i_paid_and_the_keeper_confirms(
+    new_context: Callable[..., BrowserContext], live_server: str
+) -> None:
+    """Issue 34 point 4, tapped: on the night's players' page (no account) Bob taps "I
+    paid" on his transfer; everyone sees it claimed, it counts once the keeper taps
+    Confirm paid on the payout page, and then it is paid on the players' page too."""
+    keeper = Keeper(new_context().new_page(), live_server)
+    keeper.sign_up()
+    night = keeper.start_night(["Ann", "Bob", "Cy"], name="Friday")
+    keeper.new_game(
+        night,
+        "Rummy",
+        ["Ann", "Bob", "Cy"],
+        settings={"Buy-in": "1.00", "Or a fixed number of deals": "1"},
+    )
+    keeper.enter_round("Ann", {"Bob": "5", "Cy": "5"})
+    keeper.goto(f"/nights/{night}")
+    link = show_players(keeper, "Live view for players")
+
+    player = new_context().new_page()  # Bob's phone: no login, no cookie
+    player.goto(link)
+    bob = transfer(player, "Bob pays Ann $1.00")
+    Keeper(player, live_server).tap(bob.get_by_role("button", name="Bob: I paid"))
+    claimed = "Bob says they paid Ann $1.00: not counted until confirmed"
+    expect(transfer(player, "Bob pays Ann $1.00")).to_contain_text(claimed)
+    expect(player.get_by_role("button", name="Bob: I paid")).to_have_count(0)
+    assert player.context.cookies() == []
+
+    keeper.goto(f"/nights/{night}/payout")
+    line = transfer(keeper.page, "Bob pays Ann $1.00")
+    expect(line).to_contain_text(claimed)
+    assert still_to_pay(keeper.page) == ["Bob pays Ann $1.00", "Cy pays Ann $1.00"]
+    keeper.tap(line.get_by_role("button", name="Confirm paid"))
+    expect(keeper.page.locator("p.flash")).to_contain_text("Bob pays Ann $1.00: marked paid.")
+    expect(keeper.page.locator("ul.ledger")).to_contain_text(
+        "Bob paid Ann $1.00 (as they said on the players' page)"
+    )
+    assert still_to_pay(keeper.page) == ["Cy pays Ann $1.00"]
+
+    player.reload()
+    expect(player.locator("ul.pay-list")).not_to_contain_text("Bob pays Ann")
+    expect(player.locator("ul.ledger")).to_contain_text("Bob paid Ann $1.00")

@@ -48,7 +48,7 @@ INVALID: list[tuple[str, Any, str]] = [
     ("not an object", [1, 2], "must be a JSON object"),
     ("format wrong", game(format="scorekeeper-game/2"), "format must be 'scorekeeper-game/1'"),
     ("unknown top-level key", game(notes="x"), "unknown key 'notes'"),
-    ("unknown variant", game("gin"), "unknown variant 'gin'"),
+    ("unknown variant", game("canasta"), "unknown variant 'canasta'"),
     ("variant missing", game(None), "unknown variant None"),
     ("variant a list", game([]), "unknown variant []"),
     ("variant an object", game({"name": "vegas"}), "unknown variant"),
@@ -422,7 +422,7 @@ def test_round_errors_name_the_round_and_the_player(
 def test_a_record_error_is_a_value_error() -> None:
     """Callers that only know ValueError still catch a broken record."""
     with pytest.raises(ValueError, match="unknown variant"):
-        load_game(game("gin"))
+        load_game(game("canasta"))
 
 
 # -- any damage to a valid record: it loads, or it is refused with a RecordError ------------

@@ -35,7 +35,7 @@ from scorekeeper.rules import (
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 NEWCOMERS = ["Kim", "Lou", "Max"]  # Vegas late joiners
 SPLITS = [[100], [70, 30], [60, 40], [50, 30, 20], [34, 33, 33], [40, 30, 20, 10]]
-PAYMENTS_IN = {"buy_in", "rebuy", "join", "ante", "rejoin"}
+PAYMENTS_IN = {"buy_in", "rebuy", "join", "ante", "stake", "rejoin"}
 PAYMENTS_OUT = {"per_round", "payout"}
 
 PROPERTY_SETTINGS = settings(
@@ -277,6 +277,54 @@ def contract_games(draw: st.DrawFn, finish: bool = False) -> dict[str, Any]:
     return record
 
 
+# ------------------------------------------------------------------------- Gin ---
+def _gin_hand(draw: st.DrawFn, names: list[str], knock_max: int, forcing: bool) -> dict[str, Any]:
+    """A hand of Gin as a keeper records it: a wash, a knock (the knocker's deadwood 1 to
+    ``knock_max``, undercuts included), gin or big gin; the defender's deadwood as points
+    or as cards. Forcing: a gin against a deadwood that reaches any target."""
+    knocker = draw(st.sampled_from(names))
+    defender = next(n for n in names if n != knocker)
+    if forcing:
+        return {"went_out": knocker, "how": "gin", "hands": {knocker: 0, defender: 500}}
+    how = draw(st.sampled_from(["wash", "knock", "knock", "knock", "gin", "big_gin"]))
+    if how == "wash":
+        hands = draw(st.sampled_from([{}, {knocker: 30, defender: 12}]))
+        return {"went_out": None, "hands": hands}
+    knocker_dw = draw(st.integers(1, knock_max)) if how == "knock" else 0
+    defender_dw = draw(
+        st.integers(0, 60) | st.lists(st.sampled_from(["A", "7", "k", "10"]), max_size=6)
+    )
+    return {"went_out": knocker, "how": how, "hands": {knocker: knocker_dw, defender: defender_dw}}
+
+
+@st.composite
+def gin_games(draw: st.DrawFn, finish: bool = False) -> dict[str, Any]:
+    settings_: dict[str, Any] = {"target_score": draw(st.sampled_from([50, 100, 150]))}
+    for key, values in (
+        ("knock_max", [10, 5, 1]),
+        ("gin_bonus", [25, 20, 0]),
+        ("big_gin_bonus", [31, 50]),
+        ("undercut_bonus", [25, 10, 0]),
+        ("game_bonus", [100, 0, 50]),
+        ("box_bonus", [25, 20, 0]),
+        ("shutout_multiplier", [2, 1, 3]),
+        ("stake", [0, 1, 5, 25]),
+        ("buy_in", [0, 25, 200]),
+    ):
+        if draw(st.booleans()):
+            settings_[key] = draw(st.sampled_from(values))
+    names = NAMES[:2]
+    record = _record("gin", settings_, names, draw(st.none() | st.sampled_from(names)))
+    budget = draw(st.integers(0, 12))
+    knock_max = settings_.get("knock_max", 10)
+    while True:
+        standings = load_game(record)
+        if standings.finished or (len(record["rounds"]) >= budget and not finish):
+            return record
+        forcing = len(record["rounds"]) >= budget
+        record = _with_round(record, _gin_hand(draw, names, knock_max, forcing))
+
+
 # -------------------------------------------------------------------------- Pool ---
 POOL_MARKERS = ["drop", "middle_drop", "full_count", "wrong_show"]
 
@@ -331,6 +379,7 @@ GAMES = {
     "multiplayer": multiplayer_games,
     "dummy": dummy_games,
     "contract": contract_games,
+    "gin": gin_games,
 }
 
 
@@ -429,7 +478,11 @@ def test_a_prefix_replays_to_the_totals_of_its_last_round(
     for k in range(1, len(record["rounds"]) + 1):
         prefix = load_game({**record, "rounds": record["rounds"][:k]})
         # Players who dropped before round k, or join after it, have no total there.
-        assert _totals_after_last_round(prefix) == full.rounds[k - 1].totals
+        if variant == "gin" and prefix.finished:  # the bonuses are the standings' alone
+            hand_points = {p.name: sum(s or 0 for s in p.scores) for p in prefix.players}
+            assert hand_points == full.rounds[k - 1].totals
+        else:
+            assert _totals_after_last_round(prefix) == full.rounds[k - 1].totals
         assert prefix.rounds == full.rounds[:k]
         assert prefix.pot.entries == tuple(e for e in full.pot.entries if e.round <= k)
         assert prefix.finished == (full.finished and k == len(record["rounds"]))
@@ -484,6 +537,12 @@ def test_the_game_ends_when_the_rules_say(variant: str, data: st.DataObject) -> 
         assert standings.finished == (rounds == parsed.deals)
         if standings.finished:
             best = min(p.total for p in standings.players)
+            assert {p.name for p in standings.players if p.total == best} == set(standings.winners)
+    elif variant == "gin":
+        hand_points = [sum(s or 0 for s in p.scores) for p in standings.players]
+        assert standings.finished == (max(hand_points) >= parsed.target_score)
+        if standings.finished:
+            best = max(p.total for p in standings.players)
             assert {p.name for p in standings.players if p.total == best} == set(standings.winners)
     elif variant == "pool":
         in_game = [p for p in standings.players if p.in_contention]
@@ -634,3 +693,50 @@ def test_settle_night_settles_every_person(night: dict[str, Any]) -> None:
     assert len(settlement.people) == len(expected)
     assert sum(settlement.people.values()) == 0
     _check_settles(settlement.people, list(settlement.transfers))
+
+
+# ------------------------------------------------------------------ Gin's end ---
+def _gin_hand_winner(rnd: dict[str, Any], counted: dict[str, int]) -> str | None:
+    """Who won a hand, from the record and RULES.md alone (the defender on an undercut)."""
+    knocker = rnd["went_out"]
+    if knocker is None:
+        return None
+    defender = next(n for n in counted if n != knocker)
+    if rnd["how"] == "knock" and counted[knocker] >= counted[defender]:
+        return defender
+    return knocker
+
+
+@PROPERTY_SETTINGS
+@given(record=gin_games(finish=True))
+def test_gin_final_scores_are_the_sum_of_their_parts(record: dict[str, Any]) -> None:
+    """Final = hand points (the winner's times the multiplier on a shutout) + game bonus +
+    box bonus a hand won; the margin times the stake moves from the lower final score to
+    the higher, and the buy-ins go with it: every cent paid in is paid out."""
+    s = load_game(record)
+    settings_ = GameRecord.from_json(record).settings
+    names = [p.name for p in s.players]
+    hand_points = {n: sum(r.scores[n] for r in s.rounds) for n in names}
+    boxes = Counter(
+        _gin_hand_winner(raw, r.hands) for raw, r in zip(record["rounds"], s.rounds, strict=True)
+    )
+    (winner,) = [n for n in names if hand_points[n] >= settings_.target_score]
+    shutout = all(boxes[n] == 0 for n in names if n != winner)
+    for n in names:
+        multiplier = settings_.shutout_multiplier if shutout and n == winner else 1
+        game = settings_.game_bonus if n == winner else 0
+        expected = hand_points[n] * multiplier + game + boxes[n] * settings_.box_bonus
+        assert s.player(n).total == expected
+    high, low = sorted(names, key=lambda n: -s.player(n).total)
+    margin = s.player(high).total - s.player(low).total
+    buy_in = settings_.buy_in
+    if margin:
+        assert s.winners == (high,)
+        assert s.pot.balances == {
+            high: buy_in + margin * settings_.stake,
+            low: -buy_in - margin * settings_.stake,
+        }
+    else:
+        assert set(s.winners) == set(names)
+        assert s.pot.balances == {n: 0 for n in names}
+    assert sum(s.pot.balances.values()) == 0

@@ -261,7 +261,8 @@ def to_pay(html: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for form in forms_of(html):
         values = form.values()
-        if form.action.endswith("/transfers/mark") and values.get("action") == "payment":
+        whole = "paid" not in values  # not the form of a part paid
+        if form.action.endswith("/transfers/mark") and values.get("action") == "payment" and whole:
             payer, payee, amount = (int(values[k]) for k in ("payer", "payee", "amount"))
             out[payer] = out.get(payer, 0) - amount
             out[payee] = out.get(payee, 0) + amount
@@ -692,6 +693,10 @@ class CardNights(RuleBasedStateMachine):
         high = 1 if slip == "one player" else min(len(seats), 6)
         if high < low:
             low = high = len(seats)
+        # A game played by some counts only (Gin: two) is mostly started with one of them.
+        fits = [n for n in range(low, high + 1) if get_variant(variant).players_refused(n) is None]
+        if fits and slip is None:
+            low, high = min(fits), max(fits)
         seated = order[: data.draw(st.integers(low, high), label="players")]
         for c in seats:
             values[c.name] = ""
@@ -798,14 +803,29 @@ class CardNights(RuleBasedStateMachine):
         went = data.draw(st.sampled_from(sorted(seats)), label="went out")
         values["went_out"] = went
         expected: dict[str, Any] = {}
+        # A Gin wash may leave both hands empty (stored as none); one left empty alone is
+        # refused, so an empty field stands for junk only when the other is typed.
+        wash = went == "" and variant.wash_without_hands
+        empty_wash = wash and data.draw(st.booleans(), label="empty wash")
         for seat, name in seats.items():
             if not seat:
+                continue
+            if empty_wash:
+                values[f"hand-{seat}"] = values[f"cards-{seat}"] = ""
+                continue
+            if seat == went and variant.out_has_hand:  # Gin: the knocker's deadwood
+                knocker = ["0", "0", "3", "10", "11", "A 2"] if not finishing else ["0"]
+                typed = data.draw(st.sampled_from(knocker), label="knocker")
+                values[f"hand-{seat}"], values[f"cards-{seat}"] = typed, ""
+                expected[name] = expected_hand(typed, "", variant.card_codes)
                 continue
             if seat == went:
                 if data.draw(st.integers(0, 5), label="leftover") == 0:
                     values[f"hand-{seat}"] = "12"  # ignored: they went out
                 continue
             typed, tapped = self._hand(data, codes, finishing)
+            if wash and not typed.strip():
+                typed = "x"
             values[f"hand-{seat}"] = typed
             values[f"cards-{seat}"] = tapped
             expected[name] = expected_hand(typed, tapped, variant.card_codes)
@@ -814,6 +834,9 @@ class CardNights(RuleBasedStateMachine):
             values["wild"] = data.draw(wild, label="wild")
         if form.has("going_rummy"):
             values["going_rummy"] = "y" if data.draw(st.booleans(), label="rummy") else ""
+        if form.has("how"):  # Gin: knock, gin, big gin (and one the form must refuse)
+            hows = ["gin"] if finishing else ["knock", "knock", "gin", "big_gin", "rummy"]
+            values["how"] = data.draw(st.sampled_from(hows), label="how")
         for c in form.controls:
             if c.name.startswith("contract-"):
                 tick = finishing or data.draw(st.booleans(), label="contract")
@@ -848,6 +871,8 @@ class CardNights(RuleBasedStateMachine):
         stored = after["record"]["rounds"][played]
         assert name_key(stored["went_out"] or "") == name_key(seats[went] if went else "")
         hands = {name_key(k): stored_hand(v) for k, v in stored["hands"].items()}
+        if empty_wash:
+            assert stored["hands"] == {}, stored
         for name, hand in expected.items():
             assert hand is not None, f"{name}'s hand was saved though the form should refuse it"
             assert hands.get(name_key(name)) == hand, (name, hand, stored)
@@ -1285,6 +1310,8 @@ class CardNights(RuleBasedStateMachine):
             values["pay-amount"] = data.draw(st.sampled_from(AMOUNTS), label="amount")
         elif action.endswith("/mark") and data.draw(st.integers(0, 5), label="stale") == 0:
             values["amount"] = str(int(values["amount"]) + 1)  # not what is to pay now
+        elif action.endswith("/mark") and "paid" in values:  # part of a transfer paid
+            values["paid"] = data.draw(st.sampled_from([values["paid"], *AMOUNTS]), label="part")
         double = data.draw(st.booleans(), label="double")
         before = self.ledger_rows()
         _, refused, shown = self.send(phone, action, values, double=double)
@@ -1365,6 +1392,46 @@ class CardNights(RuleBasedStateMachine):
         self.touched_nights.update(n.id for n in phone.live_nights())
 
     # -- the players' phones ---------------------------------------------------------
+    @precondition(has_night)
+    @rule(data=st.data())
+    def a_player_says_i_paid(self, data: st.DataObject) -> None:
+        """On the night's players' page a phone with no account taps "I paid" on a
+        transfer, or takes a claim back, sometimes twice: at most one open claim a
+        transfer, nothing else recorded, and no money moves until the keeper confirms it
+        (check_money runs after this step)."""
+        phone, night = self.pick_night(data) or (None, None)
+        assert phone is not None and night is not None
+        page = f"/nights/{night.id}/live"
+        form = self.page_form(phone, page, page)
+        if form is not None:
+            assert not self.send(phone, page, form.values())[1]
+        html = self.get(phone, page).get_data(as_text=True)
+        found = re.search(r'id="live-url"[^>]* value="([^"]+)"', html)
+        assert found, "the keeper's live page shows the link"
+        link = unescape(found.group(1)).removeprefix("http://localhost")
+        player = self.app.test_client()
+        forms = [f for f in post_forms(player.get(link).get_data(as_text=True))]
+        if not forms:
+            return
+        claim = data.draw(st.sampled_from(forms), label="claim form")
+        before = self.ledger_rows()
+        for _ in range(1 + data.draw(st.integers(0, 1), label="double")):
+            r = player.post(claim.action, data=claim.values())
+            assert r.status_code in (303, 409), (r.status_code, text_of_html(r.get_data(True)))
+            assert "Set-Cookie" not in r.headers
+        after = self.ledger_rows()
+        added = [after[e] for e in set(after) - set(before)]
+        assert len(added) <= 1 and all(row[1] == "claim" for row in added), added
+        changed = [e for e in before if before[e] != after[e]]
+        assert all(before[e][1] == "claim" for e in changed), changed
+        shown = player.get(link).get_data(as_text=True)
+        for line in shown.split('<li class="pay">')[1:]:
+            assert line.count("says they paid") <= 1, "two open claims on one transfer"
+        if added:
+            keeper_sees = self.get(phone, f"/nights/{night.id}/payout").get_data(as_text=True)
+            assert "says they paid" in unescape(keeper_sees)
+        self.touched_nights.add(night.id)
+
     @precondition(has_night)
     @rule(data=st.data())
     def players_poll_a_live_link(self, data: st.DataObject) -> None:
@@ -1486,7 +1553,11 @@ class CardNights(RuleBasedStateMachine):
             book = ledger.night_book(loaded)
             unit = loaded.settle_unit
             keys = {name_key(n): rid for rid, n in book.names.items()}
-            entries = [e.id for e in ledger.entries_of(night.id) if e.undone_at is None]
+            entries = [
+                e.id
+                for e in ledger.entries_of(night.id)
+                if e.undone_at is None and e.kind != "claim"  # claims: a_player_says_i_paid
+            ]
         settlement = book.settlement
         assert sum(settlement.people.values()) == 0, settlement.people
         engine = settle(finished, night.currency, unit=unit)
@@ -1581,6 +1652,7 @@ class CardNights(RuleBasedStateMachine):
                 .where(
                     or_(LedgerEntry.night_id == night.id, LedgerEntry.to_night_id == night.id),
                     LedgerEntry.undone_at.is_(None),
+                    LedgerEntry.kind != "claim",  # "I paid" moves nothing until confirmed
                 )
                 .order_by(LedgerEntry.id)
             ).all()  # fmt: skip

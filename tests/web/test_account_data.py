@@ -33,7 +33,16 @@ from tests.samples import long_vegas
 from tests.web.checks import snapshot
 from tests.web.keeper import Keeper, forms_of, handle_rows, inputs, text_of
 from tests.web.test_games import play_texas
-from tests.web.test_settle_up import carry, mark, new_night, pay, payout_form, regular_ids, send
+from tests.web.test_settle_up import (
+    _live_link,
+    carry,
+    mark,
+    new_night,
+    pay,
+    payout_form,
+    regular_ids,
+    send,
+)
 
 ANN = "keeper@example.com"
 IBAN = "DE89 3704 0044 0532 0130 00"
@@ -47,8 +56,8 @@ def post(keeper: Keeper, url: str, data: dict[str, Any]) -> Any:
 def build_history(keeper: Keeper) -> dict[str, int]:
     """A keeper's months in small: nights in two currencies and locales, a settle-up step,
     finished, running and deleted games (a correction, a late joiner seated after someone,
-    one waiting to join), payments (one undone), a write-off, a carry, ways to pay, a merge
-    in force and one undone, a deleted night."""
+    one waiting to join), payments (one undone), a write-off, a carry, players' claims (one
+    confirmed), ways to pay, a merge in force and one undone, a deleted night."""
     client = keeper.client
     friday = new_night(keeper, "Friday", "2026-11-20", [], ["Ann", "Bob", "Cy", "Dee"])
     texas = keeper.game(friday, "texas", ["Ann", "Bob", "Cy"])
@@ -82,6 +91,17 @@ def build_history(keeper: Keeper) -> dict[str, int]:
     payer, payee = transfers[0]
     mark(keeper, friday, ids[payer], ids[payee], action="write_off")
     carry(keeper, friday, saturday)
+    # On Saturday's players' page two players say "I paid"; the keeper confirms one.
+    player = client.application.test_client()
+    link = _live_link(keeper, saturday)
+    said = [
+        f for f in forms_of(player.get(link).get_data(as_text=True)) if f.action.endswith("/claims")
+    ]
+    assert len(said) >= 2
+    for form in said[:2]:
+        assert player.post(form.action, data=form.values()).status_code == 303
+    html = client.get(f"/nights/{saturday}/payout").get_data(as_text=True)
+    send(keeper, saturday, next(f for f in forms_of(html) if f.values().get("claim")))
     berlin = new_night(keeper, "Berlin", "2026-11-22", [ids["Ann"]], ["Fritz", "Gert"],
                        currency="EUR", locale="de")  # fmt: skip
     euro = keeper.game(berlin, "rummy", ["Ann", "Fritz", "Gert"], buy_in="1,00", deals="1")
@@ -196,7 +216,7 @@ def test_an_exported_account_imported_elsewhere_shows_every_page_the_same(app, c
     elsewhere.signup(ANN)
     response = upload(elsewhere, data)
     assert response.status_code == 302, text_of(response)
-    done = "Imported 6 nights, 8 games, 11 regulars and 5 ledger entries."
+    done = "Imported 6 nights, 8 games, 11 regulars and 8 ledger entries."
     assert done in text_of(elsewhere.client.get("/"))
     after = pages(second, elsewhere.client)
     assert after.keys() == before.keys()
@@ -205,7 +225,7 @@ def test_an_exported_account_imported_elsewhere_shows_every_page_the_same(app, c
     # The numbers a club reads are there, not just equal: spot-check a few.
     friday = before["night 0/payout"]
     assert "carried to Saturday (2026-11-21)" in friday and "Bob paid Ann $2.10" in friday
-    assert "Ann wrote off the $2.00 Dee owed" in friday
+    assert "Ann wrote off the $0.95 Cy owed" in friday  # what was left of Cy's transfer
     assert "carry out" in before["night 0/export.csv"]
     # And the file made there is the file made here (ids aside): nothing lost on the way.
     again = zipfile.ZipFile(io.BytesIO(exported(elsewhere.client)))
@@ -217,6 +237,8 @@ def test_an_exported_account_imported_elsewhere_shows_every_page_the_same(app, c
     assert [g["history"] for g in old["games"]] == [g["history"] for g in new["games"]]
     assert [e["undone_at"] for e in old["ledger"]] == [e["undone_at"] for e in new["ledger"]]
     assert any(e["undone_at"] for e in old["ledger"])  # an undone payment went along
+    assert sum(e["kind"] == "claim" for e in new["ledger"]) == 2  # "I paid", one confirmed
+    assert sum(e["claim"] is not None for e in new["ledger"]) == 1
     assert any(g["pending_joins"] for g in new["games"])
     assert sum(m["undone_at"] is not None for m in new["merges"]) == 1
     ann = next(r for r in new["regulars"] if r["name"] == "Ann")

@@ -128,13 +128,20 @@ def test_two_phones_marking_one_transfer_paid_record_one_payment(app, nights):
             app,
             *(
                 lambda s, t, u, k=k, n=n: settle.settle_transfer(
-                    s, ids["Cy"], ids["Ann"], 20, kind="payment", user=u, submission=f"m{n}-{k}"
+                    s,
+                    ids["Cy"],
+                    ids["Ann"],
+                    20,
+                    plan=ledger.night_book(s).plan.stamp,
+                    kind="payment",
+                    user=u,
+                    submission=f"m{n}-{k}",
                 )
                 for k in range(2)
             ),
         )
         refused = [r for r in results if isinstance(r, services.Refused)]
-        assert len(refused) == 1 and "no longer what is still to pay" in str(refused[0])
+        assert len(refused) == 1 and "changed since the page was drawn" in str(refused[0])
         assert [e for e in _entries(app) if e[4]] == [("payment", ids["Cy"], ids["Ann"], 20, True)]
         _undo_all(app)
 

@@ -421,7 +421,8 @@ def _night_with_entries(app: Flask, keeper: Keeper, name: str, entries: int) -> 
         book = services.ledger.night_book(night)
         settling.settle_transfer(
             night, book.transfers[0].payer.id, book.transfers[0].payee.id,
-            book.transfers[0].transfer.amount, kind="write_off", user=user, submission=None,
+            book.transfers[0].transfer.amount, plan=book.plan.stamp, kind="write_off",
+            user=user, submission=None,
         )  # fmt: skip
         for line in services.ledger.night_book(night).payments[::2]:
             settling.undo_entry(night, line.entry.id, user=user)

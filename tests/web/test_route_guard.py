@@ -42,6 +42,10 @@ ANONYMOUS_ALLOWED = {"auth.signup", "auth.login", "auth.forgot_password", "auth.
 # view (web/live.py), found by an unguessable token alone. Read-only (GET only, no form,
 # no cookie set, nothing changed), and an unknown or turned-off token shows nothing.
 PUBLIC_READ_ONLY = {"live.game", "live.night"}
+# What anyone with a night's live link may change, with no account (web/claims.py): a
+# player's "I paid" and taking it back. Guarded by the link's own form token instead of a
+# session's (the players' pages hold none): tests/web/test_claims.py.
+PLAYERS_CHANGE = {"claims.claim", "claims.take_back"}
 # The keeper link (web/keepers.py): whoever has it and logs in may join the night as a
 # co-keeper, so another user is not refused there (tests/web/test_keepers.py); anonymous
 # anonymous users read who invites to which night (the owner's email, the night's name and
@@ -185,6 +189,7 @@ def site(app: Flask, client: FlaskClient) -> Site:
         "regular_id": regular,
         "entry_id": entry,
         "merge_id": merge_id,
+        "claim_id": entry,
     }
     co = Keeper(app.test_client())
     co.signup("carol@example.com")
@@ -197,6 +202,7 @@ def site(app: Flask, client: FlaskClient) -> Site:
         "live.night": live_token(owner, f"/nights/{night}/live"),
         "keepers.open_link": keep,
     }
+    tokens.update(dict.fromkeys(PLAYERS_CHANGE, tokens["live.night"]))
     return Site(app, owner, other, co, ids, plausible, tokens)
 
 
@@ -269,6 +275,9 @@ def test_every_changing_route_refuses_anonymous_users(site):
         assert response.status_code != 500, rule.rule
         if is_login_redirect(response) or response.status_code == 401:
             continue
+        if rule.endpoint in PLAYERS_CHANGE:  # no login; without the page's form token: 400
+            assert response.status_code == 400, (rule.rule, response.status_code)
+            continue
         reachable.add(rule.endpoint)
         assert response.status_code in {200, 422}, (rule.rule, response.status_code)
     assert reachable == ANONYMOUS_ALLOWED
@@ -279,8 +288,8 @@ def test_every_changing_route_with_ids_is_not_found_for_another_user(site):
     before = snapshot(site.app)
     checked = 0
     for rule in rules(site.app, CHANGING):
-        if not rule.arguments or rule.endpoint in KEEPER_LINK:
-            continue  # nothing of anyone's in the URL (new night, log out), or the link
+        if not rule.arguments or rule.endpoint in KEEPER_LINK | PLAYERS_CHANGE:
+            continue  # nothing of anyone's in the URL (new night, log out), or a link
         client = site.other.client
         data = {**site.plausible, "csrf_token": token(client, "/")}
         response = client.open(site.url(rule), method=method_of(rule), data=data)
@@ -428,10 +437,13 @@ def test_public_read_only_pages_change_nothing_and_set_no_cookie(site):
                 response = client.open(url, method=method, data=site.plausible)
                 assert response.status_code in {400, 405}, (url, method, response.status_code)
         html = site.anonymous().get(url).get_data(as_text=True)
-        assert "<form" not in html and "csrf_token" not in html, url
-        # No way into the keeper's pages: links only to the page itself and its assets.
-        for href in re.findall(r'(?:href|src|action)="([^"]*)"', html):
+        assert "csrf_token" not in html, url
+        # No way into the keeper's pages: links only to the page itself and its assets,
+        # forms only to its own link's "I paid" (web/claims.py).
+        for href in re.findall(r'(?:href|src)="([^"]*)"', html):
             assert href.startswith(("?", "/static/")), (url, href)
+        for action in re.findall(r'action="([^"]*)"', html):
+            assert action.startswith(f"{url}/claims"), (url, action)
     assert snapshot(site.app) == before
 
 

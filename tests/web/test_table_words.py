@@ -57,19 +57,17 @@ def test_the_note_after_a_correction_names_game_round_and_who_and_points_down(
     # Deal 1 corrected: Bob went out, not Ann.
     assert keeper.enter(game, "Bob", {"Ann": 10, "Cy": 5}, number=1).status_code == 302
     page = text_of(keeper.client.get(f"/nights/{night}/payout"))
-    note = re.search(
-        r"The games changed after money was last recorded here.*?worked out again \w+", page
-    )
+    note = re.search(r"The plan changed because.*?worked out again \w+", page)
     assert note, page
     said = note.group(0)
-    assert f"deal 1 of Rummy corrected by {OWNER}" in said, said
+    assert f"deal 1 of Rummy was corrected by {OWNER}" in said, said
     # The note stands above what is still to pay: it points down to it.
     assert "worked out again below" in said and "above" not in said
     assert page.index(said) < page.index("pays Bob")
     # The chat text and the PDF list the transfers first: there it points up.
     text = keeper.client.get(f"/nights/{night}/payout.txt").get_data(as_text=True)
     squeezed = " ".join(text.split())
-    assert f"deal 1 of Rummy corrected by {OWNER}" in squeezed
+    assert f"deal 1 of Rummy was corrected by {OWNER}" in squeezed
     assert "worked out again above" in squeezed
     assert squeezed.index("pays Bob") < squeezed.index("worked out again above")
 

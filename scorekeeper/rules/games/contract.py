@@ -177,6 +177,9 @@ class Contract(Variant):
     def deals(self, settings: Settings) -> int:
         return settings.deals or MAX_DEALS
 
+    def last_round(self, settings: Settings) -> int | None:
+        return self.deals(settings)
+
     # -- the deal -----------------------------------------------------------------------
     def card_values(self, number: int, settings: Settings) -> dict[str, int]:
         values = {r: int(r) for r in RANKS if r.isdigit()}

@@ -66,6 +66,9 @@ class Rummy(Variant):
         drop = {"target_score"} if settings.deals is not None else {"deals"}
         return self.setting_keys - drop
 
+    def last_round(self, settings: Settings) -> int | None:
+        return int(settings.deals) if settings.deals is not None else None
+
     def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
         return 10 if players <= 2 else 7 if players <= 4 else 6
 

@@ -138,6 +138,9 @@ class Texas(Variant):
     def wild_rank(self, number: int) -> str:
         return RANKS[number + 1]  # round 1: threes ... round 11: kings
 
+    def last_round(self, settings: Settings) -> int | None:
+        return self.ROUNDS
+
     def card_values(self, number: int, settings: Settings) -> dict[str, int]:
         values = face_values(20)
         values.update({"2": 20, JOKER: 50})

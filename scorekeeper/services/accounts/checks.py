@@ -347,17 +347,19 @@ def _check_ledger(
     rows: list[Any], nights: dict[int, dict[str, Any]], regular_ids: set[int]
 ) -> list[dict[str, Any]]:
     keys = ("id", "night", "kind", "payer", "payee", "amount", "to_night", "games_part",
-            "created_at", "undone_at")  # fmt: skip
+            "created_at", "undone_at", "plan", "claim")  # fmt: skip
     rows = [_object(r, f"ledger entry {i}", keys) for i, r in enumerate(rows, 1)]
-    _ids(rows, "ledger entry")
+    entry_ids = _ids(rows, "ledger entry")
+    claims = {r["id"] for r in rows if r.get("kind") == ledger.CLAIM}
     night_ids = set(nights)
     held: dict[int, int] = {}  # entries of each night's book, as ledger.entry_count counts
     for row in rows:
         where = f"ledger entry {row['id']}"
         night_id = _ref(row.get("night"), night_ids, where, "a night")
-        if row.get("kind") not in ledger.KINDS:
+        if row.get("kind") not in (*ledger.KINDS, ledger.CLAIM):
             kind = str(row.get("kind"))[:20]
-            raise _fail(where, f"{kind!r} is not a payment, carry or write-off")
+            raise _fail(where, f"{kind!r} is not a payment, carry, write-off or claim")
+        _check_claim_fields(row, where, entry_ids & claims)
         _ref(row.get("payer"), regular_ids, f"{where}: payer", "a regular")
         _ref(row.get("payee"), regular_ids, f"{where}: payee", "a regular")
         if row["payer"] == row["payee"]:
@@ -373,6 +375,18 @@ def _check_ledger(
         row["created"] = _moment(row.get("created_at"), f"{where}: created_at")
         row["undone"] = _moment(row.get("undone_at"), f"{where}: undone_at", optional=True)
     return rows
+
+
+def _check_claim_fields(row: dict[str, Any], where: str, claims: set[int]) -> None:
+    """The plan an entry was made against (a stamp, or none), and the claim a payment
+    confirms (a claim of the file, or none)."""
+    plan = row.get("plan")
+    if plan is not None and not (isinstance(plan, str) and re.fullmatch(r"[0-9a-f]{12}", plan)):
+        raise _fail(where, "plan must be the stamp of a plan (12 hex digits) or null")
+    if row.get("claim") is not None:
+        if row["kind"] != ledger.PAYMENT:
+            raise _fail(where, "only a payment confirms a claim")
+        _ref(row["claim"], claims, f"{where}: claim", "a claim")
 
 
 def _check_carry(

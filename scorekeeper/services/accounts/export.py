@@ -157,4 +157,6 @@ def _entry(e: LedgerEntry) -> dict[str, Any]:
         "games_part": e.games_part,
         "created_at": _when(e.created_at),
         "undone_at": _when(e.undone_at),
+        "plan": e.plan,
+        "claim": e.claim_id,
     }

@@ -25,6 +25,7 @@ from ...models import (
     utcnow,
 )
 from ...rules import name_key
+from .. import ledger
 from ..regulars import lock_keeper
 from .checks import ImportRefused, check_file
 from .plan import Plan, count
@@ -229,8 +230,15 @@ def _write_ledger(
             else {str(regular_of[int(k)].id): v for k, v in part.items()},
             undone_at=row["undone"],
             undone_by=user.id if row["undone"] is not None else None,
+            plan=row.get("plan"),
         )
+        if row["kind"] == ledger.CLAIM:
+            entry.user_id = None  # said on the players' page, by no account
         db.session.add(entry)
         entry_of[row["id"]] = entry
+    db.session.flush()
+    for row in plan.ledger:
+        if row.get("claim") is not None:
+            entry_of[row["id"]].claim_id = entry_of[row["claim"]].id
     db.session.flush()
     return entry_of

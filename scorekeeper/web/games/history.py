@@ -113,7 +113,7 @@ def _describe(edit: Any, word: str) -> list[str]:
                 f"{name}: {hand_text(old_hands.get(name)) or '-'} → "
                 f"{hand_text(new_hands.get(name)) or '-'}"
             )
-    for key in ("wild", "going_rummy", "contracts", "drops", "rejoins"):
+    for key in ("wild", "going_rummy", "contracts", "drops", "how", "rejoins"):
         if before.get(key) != after.get(key):
             was, now = (_words(x.get(key)) for x in (before, after))
             lines.append(f"{key.replace('_', ' ')}: {was} → {now}")
@@ -133,4 +133,5 @@ def _round_words(data: dict[str, Any]) -> str:
         return f"the players still in split the pot ({data['split']})"
     hands = ", ".join(f"{k} {hand_text(v)}" for k, v in data.get("hands", {}).items())
     out = data.get("went_out") or "nobody"
-    return f"{out} went out; {hands}"
+    how = f" ({str(data['how']).replace('_', ' ')})" if data.get("how") else ""  # Gin
+    return f"{out} went out{how}; {hands}"

@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 from wtforms import Form, RadioField, StringField
+from wtforms.validators import InputRequired
 
 from ... import services
 from ...forms import VersionedForm, options
@@ -113,18 +114,22 @@ class RoundEntry:
         if raw in by_seat:
             return by_seat[raw]
         if not (raw == "" and variant.nobody_out_allowed and "went_out" in form):
-            self.errors["went_out"] = "Tap who went out" + (
+            self.errors["went_out"] = f"Tap who {variant.display.out_verb}" + (
                 " (or Nobody)." if variant.nobody_out_allowed else "."
             )
         return None
 
     def _read_hands(self, form: MultiDict[str, str], went_out: str | None) -> dict[str, Any]:
+        variant = self.s.variant
         hands: dict[str, Any] = {}
         for p in self.players:
             key, cards_key = f"hand-{p.seat}", f"cards-{p.seat}"
             self.values[key] = form.get(key, "")[:200]
             self.values[cards_key] = form.get(cards_key, "")[:200]
-            if went_out == p.name:
+            if went_out == p.name and not variant.out_has_hand:
+                continue
+            # A wash (Gin) may leave its hands empty: one left empty is not asked for.
+            if went_out is None and variant.wash_without_hands and not self.values[key].strip():
                 continue
             try:
                 hands[p.name] = parse_hand_field(
@@ -203,6 +208,7 @@ class RoundEntry:
                 "drops": f"expiry-{seat}",
                 "rejoins": f"rejoin-{seat}",
                 "went_out": "went_out",
+                "how": "how",
             }.get(exc.field or "", f"hand-{seat}")
         elif exc.field in {"went_out", "wild", "going_rummy"}:
             key = exc.field or "general"
@@ -271,6 +277,7 @@ def _values_from_round(data: dict[str, Any], players: list[RoundSeat]) -> dict[s
     values["wild"] = data.get("wild") or ""
     values["wild_rank"] = data.get("wild") or ""
     values["going_rummy"] = "y" if data.get("going_rummy") else ""
+    values["how"] = data.get("how") or ""
     contracts = {name_key(n) for n in data.get("contracts", [])}
     drops = {name_key(n) for n in data.get("drops", [])}
     for p in players:
@@ -323,6 +330,37 @@ def _read_contracts(entry: RoundEntry, form: MultiDict[str, str], data: dict[str
     data["contracts"] = contracts
 
 
+def _read_how(entry: RoundEntry, form: MultiDict[str, str], data: dict[str, Any]) -> None:
+    """How the player who went out did it (Gin: knock, gin or big gin), one of the game's
+    choices, checked by WTForms; a wash (nobody went out) has none."""
+    raw = form.get("how", "")[:20]
+    entry.values["how"] = raw
+    if data["went_out"] is None:
+        return
+    checked = how_form(entry, form)
+    if not checked.validate():
+        entry.errors["how"] = (
+            f"Tap how {data['went_out']} {entry.s.variant.display.out_verb}: "
+            + ", ".join(label.lower() for _, label in entry.s.variant.display.how_choices)
+            + "."
+        )
+        return
+    data["how"] = checked.how.data
+
+
+def how_form(entry: RoundEntry, formdata: MultiDict[str, str] | None) -> Form:
+    """The round's "how" as a WTForms radio field of the game's choices (Gin)."""
+
+    class HowForm(Form):
+        how = RadioField(
+            "How",
+            choices=options(list(entry.s.variant.display.how_choices)),
+            validators=[InputRequired()],
+        )
+
+    return HowForm(formdata=formdata)
+
+
 def _read_markers(entry: RoundEntry, form: MultiDict[str, str], data: dict[str, Any]) -> None:
     """A hand marked (Pool's Drop, Middle, Full, Wrong show) is the marker, whatever was
     typed in its field."""
@@ -354,6 +392,7 @@ ROUND_INPUTS: dict[str, RoundInput] = {
     "contracts": RoundInput(
         _read_contracts, lambda entry: {f"contract-{p.seat}" for p in entry.players}
     ),
+    "how": RoundInput(_read_how, lambda entry: {"how"}),
     "hand_markers": RoundInput(
         _read_markers, lambda entry: {f"marker-{p.seat}" for p in entry.players}
     ),

@@ -267,6 +267,8 @@ class SheetView:
             for r in s.rounds
             for name in r.totals
         }
+        #: Rows under the grid worked out from the rounds (Gin: boxes, bonus lines, final).
+        self.tally = variant.display.tally(s.rounds, s.players, settings, s.finished)
         self.penalty = variant.low_is_good
         used = legend(s.rounds, settings, went_out_note=variant.display.went_out_note(settings))
         self.legend = used if s.rounds else []  # the marks in the grid, as on paper

@@ -1,0 +1,369 @@
+"""Gin Rummy, as RULES.md describes it ("Gin Rummy"; not one of the source texts).
+
+Two players, hands to a target (100), bonuses at the end. Each hand ends with a knock (the
+knocker's deadwood 1 to ``knock_max``), gin (no deadwood), big gin (all eleven cards
+melded) or a wash (nobody knocked before the stock ran out); the keeper records who
+knocked (``went_out``), ``how`` and both deadwoods. A knocker with less deadwood scores the
+difference; a defender with as little or less (a tie is an undercut) scores the difference
+plus the undercut bonus. Gin and big gin score their bonus plus the defender's deadwood.
+The game ends after the hand in which a total reaches the target; then the game bonus, a
+box bonus for every hand won and, when the loser won none, the shutout multiplier make
+the final scores, and the loser pays the stake on the margin. High is good.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from ..display import ChartLine, Column, Fact, GameDisplay
+from ..errors import RecordError
+from ..money import format_money
+from ..rounds import Round
+from ..settings import CURRENCY, MAX_POINTS, Settings, SettingSpec
+from ..state import Event, GameState, PlayerStanding, RoundResult
+from ..variant import Variant
+
+#: The event kinds of a hand's winner: who scored in it (the defender on an undercut).
+HAND_WINS = ("knock", "undercut", "gin", "big_gin")
+HOW_WORDS = {"knock": "knock", "gin": "gin", "big_gin": "big gin"}
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    kind: Literal["knock", "undercut", "gin", "big_gin"]
+    winner: str
+    points: int
+
+
+def hand_outcome(
+    went_out: str | None, hands: Mapping[str, int], rnd: Round, number: int, settings: Settings
+) -> HandOutcome | None:
+    """Who won the hand, how and for how many points (None: a wash); a RecordError naming
+    the round and the knocker when the deadwood cannot be what ``how`` says."""
+    if went_out is None:
+        return None
+    if rnd.how is None:
+        raise RecordError(
+            f"{went_out} knocked: say how (knock, gin or big_gin)",
+            round=number,
+            player=went_out,
+            field="how",
+        )
+    defender = next(name for name in hands if name != went_out)
+    knocker_dw, defender_dw = hands[went_out], hands[defender]
+
+    def refuse(why: str) -> RecordError:
+        return RecordError(why, round=number, player=went_out, field="hands")
+
+    if rnd.how == "knock":
+        if knocker_dw == 0:
+            raise refuse(f"{went_out} knocked with 0 deadwood: that is gin, not a knock")
+        if knocker_dw > settings.knock_max:
+            raise refuse(
+                f"{went_out} knocked with {knocker_dw} deadwood: a knock allows at most "
+                f"{settings.knock_max}"
+            )
+        if knocker_dw < defender_dw:
+            return HandOutcome("knock", went_out, defender_dw - knocker_dw)
+        # RULES.md: a tie is an undercut.
+        return HandOutcome("undercut", defender, knocker_dw - defender_dw + settings.undercut_bonus)
+    word = HOW_WORDS[rnd.how]
+    if knocker_dw != 0:
+        raise refuse(f"{went_out} went {word} with {knocker_dw} deadwood: {word} leaves 0")
+    if rnd.how == "gin":
+        return HandOutcome("gin", went_out, settings.gin_bonus + defender_dw)
+    return HandOutcome("big_gin", went_out, settings.big_gin_bonus + defender_dw)
+
+
+@dataclass(frozen=True, slots=True)
+class GinTally:
+    """The end of a game worked out from its hands: each player's hand points, boxes,
+    bonuses and final score, the margin and who pays it. ``winner`` is who reached the
+    target (None while the game runs); the final scores decide who is paid."""
+
+    names: tuple[str, ...]
+    hand_points: dict[str, int]
+    boxes: dict[str, int]
+    winner: str | None = None
+    shutout: bool = False
+    points: Mapping[str, int] | None = None  # hand points, the winner's multiplied on a shutout
+    game_bonus: Mapping[str, int] | None = None
+    box_bonus: Mapping[str, int] | None = None
+    final: Mapping[str, int] | None = None
+    margin: int = 0
+    payer: str | None = None  # the lower final score, when the margin is above 0
+    payee: str | None = None
+
+    def owed(self, settings: Settings) -> int:
+        """What the payer pays the payee on the margin, in minor units."""
+        return settings.stake * self.margin if self.payer else 0
+
+
+def gin_tally(rounds: Sequence[RoundResult], names: Sequence[str], settings: Settings) -> GinTally:
+    """RULES.md: game bonus to the winner, box bonus per hand won, the winner's hand points
+    times ``shutout_multiplier`` when the loser won no hand; final = hand points + game
+    bonus + box bonuses; margin = winner's final - loser's final."""
+    hand_points = {n: sum(r.scores.get(n, 0) for r in rounds) for n in names}
+    boxes = {
+        n: sum(1 for r in rounds for e in r.events if e.player == n and e.kind in HAND_WINS)
+        for n in names
+    }
+    reached = [n for n in names if hand_points[n] >= settings.target_score]
+    if not reached:
+        return GinTally(tuple(names), hand_points, boxes)
+    winner = reached[0]  # one player scores a hand, so one reaches the target first
+    shutout = all(boxes[n] == 0 for n in names if n != winner)
+    points = {
+        n: hand_points[n] * (settings.shutout_multiplier if shutout and n == winner else 1)
+        for n in names
+    }
+    game_bonus = {n: settings.game_bonus if n == winner else 0 for n in names}
+    box_bonus = {n: boxes[n] * settings.box_bonus for n in names}
+    final = {n: points[n] + game_bonus[n] + box_bonus[n] for n in names}
+    high, low = sorted(names, key=lambda n: -final[n])[:2]
+    margin = final[high] - final[low]
+    return GinTally(
+        tuple(names),
+        hand_points,
+        boxes,
+        winner,
+        shutout,
+        points,
+        game_bonus,
+        box_bonus,
+        final,
+        margin,
+        low if margin else None,
+        high if margin else None,
+    )
+
+
+class GinDisplay(GameDisplay["Gin"]):
+    round_head = "Hand"
+    round_word = "hand"
+    card_hint = "K 7 A"
+    out_verb = "knocked"
+    hands_prompt = "both deadwoods"
+    nobody_label = "Nobody: a wash"
+    how_choices = (("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"))
+    setup_hint = (
+        "Exactly two players. Each hand, record who knocked (or nobody: a wash), how, and "
+        "both deadwoods; the game, box and shutout bonuses are added at the end."
+    )
+    help_rules = (
+        "<strong>Gin Rummy scoring:</strong> exactly two players. A knock (deadwood 1 to 10 "
+        "by default) scores the knocker the difference in deadwood; if the defender has as "
+        "little or less after laying off, that is an <em>undercut</em> (a tie is an "
+        "undercut) and the defender scores the difference plus 25. Gin (no deadwood) scores "
+        "25 plus the defender's whole deadwood, big gin (all 11 cards melded) 31 plus it. A "
+        "wash (nobody knocked) scores nothing. Whoever scored a hand won it (the defender on "
+        "an undercut).",
+        "<strong>Gin Rummy end:</strong> the game ends after the hand in which a total "
+        "reaches 100. The winner adds the game bonus (100), each player 25 a hand won (the "
+        "boxes); if the loser won no hand, the winner's hand points are doubled first "
+        "(the shutout). The stake is paid on the margin, the winner's final score minus the "
+        "loser's. How the app reads what the rules leave open: should the boxes put the "
+        "loser's final score above the winner's, the final scores decide and the higher one "
+        "is paid the difference; equal final scores pay nothing and share any buy-in. A "
+        "knock with 0 deadwood is refused (that is gin), as is gin or big gin with any "
+        "deadwood. With an undercut bonus of 0, a tie still wins the defender the hand (a "
+        "box) for 0 points. A wash is saved with both deadwoods or with none. Gin takes no "
+        "handicaps: both start at 0.",
+    )
+
+    def warnings(self, players: int, settings: Settings) -> list[str]:
+        return []  # any count but two is refused (``Gin.players_refused``), not warned of
+
+    def money_rules(self, settings: Settings) -> list[Fact]:
+        cur = settings.currency
+        facts = []
+        if settings.stake:
+            facts.append(Fact("Stake", f"{format_money(settings.stake, cur)} a point of margin"))
+        if settings.buy_in:
+            facts.append(Fact("Buy-in", f"{format_money(settings.buy_in, cur)}, winner takes all"))
+        return facts
+
+    def play_rules(self, settings: Settings, players: int) -> list[Fact]:
+        return [
+            Fact("Target", f"first to {settings.target_score}"),
+            Fact(
+                "Knock", f"with {settings.knock_max} or less; undercut +{settings.undercut_bonus}"
+            ),
+            Fact("Gin", f"+{settings.gin_bonus}, big gin +{settings.big_gin_bonus}"),
+            Fact(
+                "End",
+                f"game +{settings.game_bonus}, box +{settings.box_bonus} a hand, "
+                f"shutout ×{settings.shutout_multiplier}",
+            ),
+            Fact("Cards", "10 each"),
+        ]
+
+    def went_out_note(self, settings: Settings) -> str:
+        return " (knocked)"
+
+    def chart_lines(self, settings: Settings) -> list[ChartLine]:
+        return [ChartLine("Target", settings.target_score)]
+
+    def sheet_columns(self, rounds: int) -> list[Column]:
+        return [Column("Hand", max(5, len(str(rounds + 1)) + 1), "right")]
+
+    def blank_columns(self) -> list[Column]:
+        return [Column("Hand", 5, "right", "num"), Column("How", 6, "center", "text")]
+
+    def blank_note(self, settings: Settings) -> str:
+        return (
+            "Each hand: who knocked and how (K knock, G gin, BG big gin, U undercut, — a "
+            f"wash), both deadwoods, the points. Knock with {settings.knock_max} or less; "
+            f"undercut +{settings.undercut_bonus}; gin +{settings.gin_bonus}; big gin "
+            f"+{settings.big_gin_bonus}. At {settings.target_score}: game +"
+            f"{settings.game_bonus}, box +{settings.box_bonus} a hand won, shutout "
+            f"×{settings.shutout_multiplier}."
+        )
+
+    def blank_footers(self) -> list[str]:
+        return ["Hand points", "Boxes", "Game bonus", "Box bonus", "Final"]
+
+    def tally(
+        self,
+        rounds: Sequence[RoundResult],
+        players: Sequence[PlayerStanding],
+        settings: Settings,
+        finished: bool,
+    ) -> list[tuple[str, list[str]]]:
+        names = [p.name for p in players]
+        t = gin_tally(rounds, names, settings)
+        rows = [("Boxes", [str(t.boxes[n]) for n in names])]
+        if not finished or t.final is None:
+            return rows
+        assert t.points is not None and t.game_bonus is not None and t.box_bonus is not None
+        rows.insert(0, ("Hand points", [str(t.hand_points[n]) for n in names]))
+        if t.shutout:
+            rows.append(
+                (f"Shutout ×{settings.shutout_multiplier}", [str(t.points[n]) for n in names])
+            )
+        rows += [
+            ("Game bonus", [str(t.game_bonus[n]) for n in names]),
+            ("Box bonus", [str(t.box_bonus[n]) for n in names]),
+            ("Final", [str(t.final[n]) for n in names]),
+            # Under whoever is paid it (equal final scores: 0, under the first).
+            ("Margin", [str(t.margin) if n == (t.payee or names[0]) else "" for n in names]),
+        ]
+        owed = t.owed(settings)
+        if owed:
+            money = format_money(owed, settings.currency)
+            rows.append(
+                ("Stake", [f"+{money}" if n == t.payee else f"-{money}" if n == t.payer else ""
+                           for n in names])
+            )  # fmt: skip
+        return rows
+
+
+class Gin(Variant):
+    name = "gin"
+    title = "Gin Rummy"
+    description = (
+        "Two players, hands to 100: knock, gin or big gin, undercuts, and the game, box and "
+        "shutout bonuses at the end. The stake is paid on the margin."
+    )
+    players_advised = (2, 2)
+    settings_specs: ClassVar[tuple[SettingSpec, ...]] = (
+        SettingSpec("target_score", "Target score", "whole", low=1, high=MAX_POINTS),
+        SettingSpec(
+            "knock_max", "Knock with at most", "whole", "Deadwood a knock allows.", low=1, high=99
+        ),
+        SettingSpec("gin_bonus", "Gin bonus", "whole", low=0, high=1000),
+        SettingSpec("big_gin_bonus", "Big gin bonus", "whole", low=0, high=1000),
+        SettingSpec(
+            "undercut_bonus",
+            "Undercut bonus",
+            "whole",
+            "To the defender whose deadwood is equal or lower.",
+            low=0,
+            high=1000,
+        ),
+        SettingSpec("game_bonus", "Game bonus", "whole", "To the winner.", low=0, high=10_000),
+        SettingSpec(
+            "box_bonus",
+            "Box bonus",
+            "whole",
+            "To each player for every hand won.",
+            low=0,
+            high=1000,
+        ),
+        SettingSpec(
+            "shutout_multiplier",
+            "Shutout multiplier",
+            "whole",
+            "The winner's hand points are multiplied by it when the loser won no hand.",
+            low=1,
+            high=10,
+        ),
+        SettingSpec(
+            "stake",
+            "Stake per point",
+            "money",
+            "The loser pays it for every point of the margin (0: none).",
+        ),
+        SettingSpec(
+            "buy_in", "Buy-in", "money", "Paid by each player at the start; the winner takes it."
+        ),
+        CURRENCY,
+    )
+    low_is_good = False
+    round_inputs = frozenset({"how"})
+    out_has_hand = True
+    wash_without_hands = True
+
+    def players_refused(self, count: int) -> str | None:
+        if count != 2:
+            return f"Gin Rummy is played by exactly two players (got {count})"
+        return None
+
+    def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:
+        if handicap:
+            raise RecordError(
+                f"{name} has a handicap, but Gin Rummy takes none: both start at 0", player=name
+            )
+
+    def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
+        return 10
+
+    # -- the replay ---------------------------------------------------------------------
+    def score_round(
+        self,
+        went_out: str | None,
+        hands: Mapping[str, int],
+        rnd: Round,
+        number: int,
+        settings: Settings,
+    ) -> dict[str, int]:
+        scores = dict.fromkeys(hands, 0)
+        outcome = hand_outcome(went_out, hands, rnd, number, settings)
+        if outcome is not None:
+            scores[outcome.winner] = outcome.points
+        return scores
+
+    def end_round(
+        self, state: GameState, rnd: Round, result: RoundResult, settings: Settings
+    ) -> None:
+        outcome = hand_outcome(result.went_out, result.hands, rnd, result.number, settings)
+        if outcome is None:
+            result.events.extend(Event("wash", p.name) for p in state.active)
+        else:
+            result.events.append(Event(outcome.kind, outcome.winner, outcome.points))
+        result.events.extend(Event("deadwood", name, dw) for name, dw in result.hands.items())
+        if any(p.total >= settings.target_score for p in state.players):
+            self.finish(state)
+
+    def end_game(self, state: GameState, settings: Settings) -> None:
+        tally = gin_tally(state.rounds, [p.name for p in state.players], settings)
+        assert tally.final is not None
+        for p in state.players:
+            p.total = tally.final[p.name]
+        state.winners = self.ranking(state)[0]
+        if tally.payer is not None:
+            state.pay_in(tally.payer, tally.owed(settings), "stake", state.rounds_played)
+
+    display_class = GinDisplay

@@ -1,0 +1,59 @@
+"""A player's "I paid", said on the night's players' page (no account): an entry of kind
+``claim`` on a transfer of the plan, as that page showed it (the pair, the plan's stamp,
+what was left). It moves no money: the keeper confirms it on the settle page, which
+records a payment against that transfer (``settle.settle_transfer`` with the claim), or
+says it was not paid (the claim undone). A claim whose transfer has since moved shows as
+stale and never counts by itself.
+
+Bounded: at most one open claim a transfer (a new one on a transfer whose claim went
+stale replaces it), and each counts towards the night's bound of entries. Idempotent: the
+page's one-time id makes a double tap claim once.
+"""
+
+from __future__ import annotations
+
+from ..models import Night, utcnow
+from ..rules import format_money
+from . import settle
+from .base import Refused, transaction
+from .ledger import CLAIM, night_book
+
+
+@transaction
+def claim_paid(
+    night: Night, payer_id: int, payee_id: int, seen: int, *, plan: str, submission: str
+) -> str:
+    """Record that the payer says they paid the transfer to the payee, as the players'
+    page showed it; refused in a sentence when it moved since. Returns what was said."""
+    settle.lock_nights([night.id])
+    settle.check_new(night, submission)
+    settle.room(night)
+    book = night_book(night)
+    line = settle.open_transfer(book, payer_id, payee_id, plan, seen)
+    for claim in line.claims:
+        if claim.fresh:
+            raise Refused(
+                f"{claim.payer} said already that they paid {claim.payee} "
+                f"{format_money(claim.entry.amount, night.currency)}: the keeper confirms it."
+            )
+        claim.entry.undone_at = utcnow()  # gone stale: the new claim replaces it
+    settle.add_entry(book, CLAIM, payer_id, payee_id, seen, submission=submission)
+    settle.commit(night, submission)
+    return f"{line.transfer.payer} says they paid {line.transfer.payee}"
+
+
+@transaction
+def take_back(night: Night, claim_id: int) -> str:
+    """The player takes their "I paid" back (from the players' page): undone, kept. A
+    claim the keeper confirmed stays; the keeper undoes the payment on the settle page."""
+    settle.lock_nights([night.id])
+    book = night_book(night)
+    claim = next((c for c in book.claims if c.id == claim_id), None)
+    if claim is None:
+        raise Refused("That is not one of this night's claims.")
+    if any(x.entry.claim_id == claim_id for x in book.payments):
+        raise Refused("The keeper confirmed that payment: ask them to undo it if it was not made.")
+    if claim.undone_at is None:
+        claim.undone_at = utcnow()
+        settle.commit(night, None)
+    return f"{book.names[claim.payer_id]}'s claim taken back"
