@@ -9,6 +9,7 @@ form's :meth:`NewGameForm.game` is what :func:`scorekeeper.services.create_game`
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Sequence
@@ -241,6 +242,7 @@ class NewGameForm(OneTimeForm):
                 defaults = {**source.settings, **defaults}
             self.show_settings(variant.parse_settings(defaults))
         self._people = {name_key(p.name) for p in people}
+        self._follow_choices()
 
     @property
     def setting_fields(self) -> list[Any]:
@@ -248,7 +250,34 @@ class NewGameForm(OneTimeForm):
 
     def show_settings(self, settings: Settings) -> None:
         for spec in self.game_variant.form_settings:
+            if spec.follows is not None:
+                fixed = self.game_variant.parse_settings(
+                    {spec.follows: getattr(settings, spec.follows)}
+                )
+                if getattr(fixed, spec.key) == getattr(settings, spec.key):
+                    continue  # left empty: the choice's default (its placeholder)
             _show(spec, self[spec.key], getattr(settings, spec.key), self.currency)
+
+    def _follow_choices(self) -> None:
+        """A setting whose default a choice fixes (Pool's numbers follow the pool) shows
+        that default as its placeholder; the choice's field carries every choice's
+        defaults for the page's script (``data-fills``)."""
+        variant = self.game_variant
+        for lead in variant.form_settings:
+            followers = [s for s in variant.form_settings if s.follows == lead.key]
+            if not followers:
+                continue
+            fills = {}
+            for choice in lead.choices:
+                fixed = variant.parse_settings({lead.key: choice})
+                fills[str(choice)] = {s.key: getattr(fixed, s.key) for s in followers}
+            field = self[lead.key]
+            field.render_kw = {**(field.render_kw or {}), "data-fills": json.dumps(fills)}
+            raw = str(field.data or "")
+            chosen = fills.get(raw) or next(iter(fills.values()))
+            for s in followers:
+                fld = self[s.key]
+                fld.render_kw = {**(fld.render_kw or {}), "placeholder": str(chosen[s.key])}
 
     def validate(self, extra_validators: Any = None) -> bool:
         fields_ok = super().validate(extra_validators)

@@ -196,7 +196,9 @@ class PotSummary:
     empty: bool  # no money at stake
 
 
-_KIND_IN = {"buy_in": "buy-in", "rebuy": "re-buy", "join": "join", "ante": "ante"}
+_KIND_IN = {
+    "buy_in": "buy-in", "rebuy": "re-buy", "join": "join", "ante": "ante", "rejoin": "rejoin"
+}  # fmt: skip
 _KIND_IN["stake"] = "stake on the margin"  # Gin
 _KIND_OUT = {"per_round": "going out", "payout": "payout"}
 
@@ -221,7 +223,7 @@ def pot_summary(standings: Standings) -> PotSummary:
         paid_out = pot.paid_out_to(name)
         details_in: list[str] = []
         details_out: list[str] = []
-        for kind in ("buy_in", "ante", "rebuy", "join", "stake", "per_round", "payout"):
+        for kind in ("buy_in", "ante", "rebuy", "join", "rejoin", "stake", "per_round", "payout"):
             of_kind = [e for e in entries if e.kind == kind]
             if of_kind:
                 amount = abs(sum(e.amount for e in of_kind))

@@ -152,6 +152,7 @@ def _footers(standings: Standings, names: tuple[str, ...]) -> list[tuple[str, li
         *standings.variant.display.tally(
             standings.rounds, standings.players, standings.record.settings, standings.finished
         ),
+        *standings.variant.display.figures(standings.players, standings.record.settings),
     ]
 
 
@@ -325,7 +326,8 @@ def _ranking(standings: Standings, pot: PotSummary) -> list[Placing]:
 
 
 def _event_notes(standings: Standings) -> list[str]:
-    """Drops, joins and last-round expiries in words (re-buys are marked R in the grid)."""
+    """Drops, joins, rejoins and last-round expiries in words (re-buys are marked R in the
+    grid)."""
     cur = standings.pot.currency
     notes = []
     for rnd in standings.rounds:
@@ -339,6 +341,11 @@ def _event_notes(standings: Standings) -> list[str]:
             elif e.kind == "drop":
                 notes.append(
                     f"Round {rnd.number}: {e.player} expired at {e.value} and dropped out."
+                )
+            elif e.kind == "rejoin":
+                notes.append(
+                    f"Round {rnd.number}: {e.player} was out and rejoined for "
+                    f"{format_money(-(e.amount_cents or 0), cur)}, back at {e.value}."
                 )
             elif e.kind == "expire" and not _resolved(rnd, e.player):
                 notes.append(

@@ -48,9 +48,11 @@ def parse_flipped_card(text: str) -> str | None:
 
 
 def describe_flipped_card(card: str) -> str:
-    """``7C`` -> ``7♣``, ``JK`` -> ``Joker``."""
+    """``7C`` -> ``7♣``, ``JK`` -> ``Joker``; a bare rank (Pool's wild rank) as it is."""
     if card == JOKER:
         return "Joker"
+    if card in RANKS:
+        return card
     return card[:-1] + SUITS[card[-1]]
 
 

@@ -8,14 +8,14 @@ so no layer above ``rules/`` needs to know which game it is showing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import ClassVar, Generic, Literal, Protocol, TypeVar
 
 from .cards import RANK_NAMES
 from .money import format_money
 from .settings import Settings
-from .state import NextRound, PlayerStanding, RoundResult
+from .state import Event, NextRound, PlayerStanding, RoundResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +95,27 @@ MARKS: dict[str, Mark] = {
     "big_gin": Mark("big_gin", "BG", "went big gin (all 11 cards melded)"),
     "wash": Mark("wash", "—", "a wash: nobody knocked, nobody scores"),
     "deadwood": Mark("deadwood", "", "deadwood left in hand", "({value})"),
+    # pool
+    "first_drop": Mark("first-drop", "D", "first drop (before drawing)"),
+    "middle_drop": Mark("middle-drop", "MD", "middle drop (after drawing)"),
+    "full_count": Mark("full-count", "FC", "full count (gave up, everything counted)"),
+    "wrong_show": Mark("wrong-show", "WS", "wrong show (an invalid show)"),
+    "eliminate": Mark("eliminated", "✗", "reached the pool: out"),
+    "rejoin": Mark(
+        "rejoin",
+        "RJ",
+        "out, then rejoined{for_buy_in}; the total shown is where they came back "
+        "(on screen, after the total reached and an arrow)",
+    ),
+    "split": Mark("split", "÷", "shared the pot by agreement (their share beside it)", "{amount}"),
 }
 #: Gin's marks, in the order a cell shows them (the hand's outcome, then the deadwood).
 _GIN_KINDS = ("knock", "undercut", "gin", "big_gin", "wash", "deadwood")
+#: Marks that follow the others in a cell, in this order, each with its detail.
+_TRAILING = (
+    "contract", "dime", *_GIN_KINDS,
+    "first_drop", "middle_drop", "full_count", "wrong_show", "split",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,48 +135,55 @@ class CellMark:
         return self.mark.symbol + self.detail
 
 
+def _mark(
+    kind: str, currency: str, value: int | None = None, amount: int | None = None
+) -> CellMark:
+    mark = MARKS[kind]
+    detail = mark.detail.format(
+        value="" if value is None else value, amount=format_money(amount or 0, currency)
+    )
+    return CellMark(mark, detail)
+
+
 def cell_marks(rnd: RoundResult, player: str, currency: str = "USD") -> list[CellMark]:
     """The marks of one player's cell in one round, in the order they are shown: join,
-    went out (or went rummy), re-buy / drop / unresolved expiry, contracts, dime."""
+    went out (or went rummy), re-buy or rejoin / drop / out / unresolved expiry, then
+    contracts, dime, a hand's marker (Pool) and a share of a split pot."""
     events = rnd.events_for(player)
     kinds = {e.kind for e in events}
-    out: list[CellMark] = []
-
-    def add(kind: str, value: int | None = None, amount: int | None = None) -> None:
-        mark = MARKS[kind]
-        detail = mark.detail.format(
-            value="" if value is None else value,
-            amount=format_money(amount or 0, currency),
-        )
-        out.append(CellMark(mark, detail))
-
-    for e in events:
-        if e.kind == "join":
-            add("join", e.value)
+    out = [_mark("join", currency, e.value) for e in events if e.kind == "join"]
     if rnd.went_out == player:
-        add("going_rummy" if "going_rummy" in kinds else "went_out")
-    for e in events:
-        if e.kind == "rebuy":
-            add("rebuy", e.value)
-    if "rebuy" not in kinds:
-        if "drop" in kinds:
-            add("drop")
-        elif "expire" in kinds:
-            add("expire")
-    for kind in ("contract", "dime", *_GIN_KINDS):
-        for e in events:
-            if e.kind == kind:
-                add(kind, e.value, e.amount_cents)
+        out.append(_mark("going_rummy" if "going_rummy" in kinds else "went_out", currency))
+    out += _fate(events, kinds, currency)
+    out += [
+        _mark(kind, currency, e.value, e.amount_cents)
+        for kind in _TRAILING
+        for e in events
+        if e.kind == kind
+    ]
     return out
+
+
+def _fate(events: list[Event], kinds: Set[str], currency: str) -> list[CellMark]:
+    """Back in (re-bought, rejoined), else dropped out, out at the pool, or an expiry
+    nobody re-bought."""
+    back = [_mark(e.kind, currency, e.value) for e in events if e.kind in _BACK_IN]
+    if back:
+        return back
+    gone = next((kind for kind in ("drop", "eliminate", "expire") if kind in kinds), None)
+    return [_mark(gone, currency)] if gone else []
+
+
+_BACK_IN = frozenset({"rebuy", "rejoin"})
 
 
 def rebuy_reached(rnd: RoundResult, player: str) -> int | None:
     """The total a player reached in a round where they expired and re-bought (the cell
     shows it before where they start again: 105→77, as paper would), else None."""
     events = rnd.events_for(player)
-    if not any(e.kind == "rebuy" for e in events):
+    if not any(e.kind in _BACK_IN for e in events):
         return None
-    return next((e.value for e in events if e.kind == "expire"), None)
+    return next((e.value for e in events if e.kind in {"expire", "eliminate"}), None)
 
 
 def legend(
@@ -173,7 +198,16 @@ def legend(
     }
     money: Callable[[int], str] = lambda cents: format_money(cents, settings.currency)  # noqa: E731
     facts = [Fact(MARKS["went_out"].symbol, MARKS["went_out"].meaning + went_out_note)]
-    for kind in ("going_rummy", "rebuy", "drop", "join", "expire", "contract", *_GIN_KINDS):
+    for kind in (
+        "going_rummy",
+        "rebuy",
+        "drop",
+        "join",
+        "expire",
+        "contract",
+        *_GIN_KINDS,
+        *_POOL_MARKS,
+    ):
         mark = MARKS[kind]
         if mark.kind not in used:
             continue
@@ -184,6 +218,11 @@ def legend(
         symbol = mark.symbol + {"contract": "n", "deadwood": "(n)"}.get(kind, "")
         facts.append(Fact(symbol, meaning))
     return facts
+
+
+_POOL_MARKS = (
+    "first_drop", "middle_drop", "full_count", "wrong_show", "eliminate", "rejoin", "split",
+)  # fmt: skip
 
 
 class Shown(Protocol):
@@ -223,6 +262,8 @@ class GameDisplay(Generic[V]):
     hands_prompt: ClassVar[str] = "each hand"
     nobody_label: ClassVar[str] = "Nobody"
     how_choices: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: The words for each way the players may agree to split the pot (Pool).
+    split_labels: ClassVar[Mapping[str, str]] = {}
     #: How the app reads what the rules leave open (the help page, the new-game form).
     help_rules: ClassVar[tuple[str, ...]] = ()
     setup_hint: ClassVar[str] = ""
@@ -287,6 +328,13 @@ class GameDisplay(Generic[V]):
             return f"dropped out in {self.round_word} {player.dropped_round}"
         return ""
 
+    #: How the pot table says a player is no longer in the game.
+    out_word: ClassVar[str] = "dropped"
+
+    def head_note(self, player: PlayerStanding) -> str:
+        """A word under a player's name at the head of the grid (Pool: out in deal 5)."""
+        return ""
+
     def progress(self, player: PlayerStanding) -> str | None:
         """A small figure beside a player's total on the sheet (Dummy: the contract)."""
         return None
@@ -295,6 +343,13 @@ class GameDisplay(Generic[V]):
         self, players: Sequence[PlayerStanding], rebuys: Mapping[str, int]
     ) -> list[tuple[str, list[str]]]:
         """Rows under the printed totals besides the place (Vegas re-buys, Dummy contracts)."""
+        return []
+
+    def figures(
+        self, players: Sequence[PlayerStanding], settings: Settings
+    ) -> list[tuple[str, list[str]]]:
+        """Rows under the totals on the sheet, the live view and paper, worked out from the
+        settings (Pool: drops left), one value a player."""
         return []
 
     # The printed sheet: the columns that label a round, and the blank sheet's rows.

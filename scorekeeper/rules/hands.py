@@ -31,10 +31,20 @@ _POINTS = re.compile(POINTS)
 _SEPARATORS = re.compile(SEPARATORS)
 
 
-def hand_grammar(values: Mapping[str, int], codes: frozenset[str]) -> dict[str, Any]:
+def hand_grammar(
+    values: Mapping[str, int],
+    codes: frozenset[str],
+    *,
+    wild_rank_points: int | None = None,
+    cap: int | None = None,
+) -> dict[str, Any]:
     """The table the page's script reads hands by: the patterns, the limits, the cards a
-    hand may hold in this game (in counter order) and what each is worth this round."""
+    hand may hold in this game (in counter order) and what each is worth this round;
+    what a card of the wild rank the keeper picks counts (Pool: 0) and the most a
+    counted hand scores (Pool: the full count), where the game has them."""
     return {
+        "wildRank": wild_rank_points,
+        "cap": cap,
         "points": POINTS,
         "separators": SEPARATORS,
         "plain": PLAIN,

@@ -30,9 +30,9 @@ from babel.numbers import (
     get_decimal_symbol,
 )
 
-EntryKind = Literal["buy_in", "rebuy", "join", "ante", "per_round", "payout", "stake"]
+EntryKind = Literal["buy_in", "rebuy", "join", "ante", "per_round", "payout", "stake", "rejoin"]
 #: ``stake``: Gin, what the loser pays on the margin (the winner is paid it as payout).
-PAYMENTS_IN: frozenset[str] = frozenset({"buy_in", "rebuy", "join", "ante", "stake"})
+PAYMENTS_IN: frozenset[str] = frozenset({"buy_in", "rebuy", "join", "ante", "stake", "rejoin"})
 
 # ISO 4217 codes; amounts are kept in each one's minor unit (JPY and KRW have none, KWD
 # and BHD have thousandths).

@@ -12,6 +12,9 @@ change breaks). Asked in turn, each question's answer shaping the next:
    hands the player had;
 3. :class:`HandsThatGo`: a correction adds a drop, so the player's later hands go.
 
+Pool asks :class:`RejoinOrOut` where Vegas asks its expiries: who reaches the pool in the
+round, rejoin or out? (or, when the rules allow no rejoin, why not).
+
 The page shows them and sends the answers back; the service saves what was planned.
 """
 
@@ -32,6 +35,7 @@ from .questions import (
     LaterHandsNeeded,
     Question,
     RebuyOrDrop,
+    RejoinOrOut,
 )
 from .record import GameRecord
 from .replay import Standings, extend, replay
@@ -76,7 +80,10 @@ def propose(
     if not 1 <= number <= len(base.rounds):
         raise RecordError(f"there is no round {number} to edit", round=number)
     # The joins stay as recorded, with where each newcomer sat.
-    raw = {**raw, "joins": base.rounds[number - 1].to_json().get("joins", [])}
+    stored = base.rounds[number - 1].to_json()
+    raw = {**raw, "joins": stored.get("joins", [])}
+    if "rejoins" in stored and "rejoins" not in raw:  # Pool: asked again, as stored
+        raw["rejoins"] = stored["rejoins"]
     return CorrectRound(number, _parsed(before, raw, number))
 
 
@@ -146,7 +153,7 @@ def _plan(
     appends = isinstance(change, AddRound)
     # Who expires and where a re-buy resets them depend only on the rounds before: the
     # round with nobody dropping says it.
-    probe = replace(typed, drops=())
+    probe = replace(typed, drops=(), rejoins=())
     if appends:
         preview = extend(before, [probe])
     else:
@@ -155,15 +162,11 @@ def _plan(
     errors: dict[str, str] = {}
     codes = before.variant.card_codes
 
-    rnd = typed
-    if expiring := _expiries(preview, number, typed, seats):
-        rebuy = RebuyOrDrop(number, expiring, base.settings.currency)
-        asked.append(rebuy)
-        if (got := rebuy.read(answers, codes, errors)) is None:
-            return Open(tuple(asked), errors)
-        keys = {name_key(x.name) for x in expiring}
-        kept = tuple(n for n in typed.drops if name_key(n) not in keys)
-        rnd = replace(typed, drops=kept + rebuy.drops(got))
+    dropping = _drops(preview, number, typed, seats, answers, errors, asked)
+    rejoining = _rejoins(preview, number, typed, seats, answers, errors, asked)
+    if dropping is None or rejoining is None:
+        return Open(tuple(asked), errors)
+    rnd = replace(typed, drops=dropping, rejoins=rejoining)
 
     later: dict[int, dict[str, Hand]] = {}
     gone: tuple[GoneHand, ...] = ()
@@ -213,6 +216,51 @@ def _expiries(
         for e in result.events
         if e.kind == "expire" and e.player in rebuys
     )
+
+
+def _drops(
+    preview: Standings,
+    number: int,
+    typed: Round,
+    seats: Mapping[str, int],
+    answers: Answers,
+    errors: dict[str, str],
+    asked: list[Question],
+) -> tuple[str, ...] | None:
+    """Vegas: who drops out in round ``number``, asked of the keeper for each player who
+    expires (None while the question is open); the round as typed when nobody does."""
+    if not (expiring := _expiries(preview, number, typed, seats)):
+        return typed.drops
+    rebuy = RebuyOrDrop(number, expiring, preview.record.settings.currency)
+    asked.append(rebuy)
+    if (got := rebuy.read(answers, preview.variant.card_codes, errors)) is None:
+        return None
+    keys = {name_key(x.name) for x in expiring}
+    kept = tuple(n for n in typed.drops if name_key(n) not in keys)
+    return kept + rebuy.drops(got)
+
+
+def _rejoins(
+    preview: Standings,
+    number: int,
+    typed: Round,
+    seats: Mapping[str, int],
+    answers: Answers,
+    errors: dict[str, str],
+    asked: list[Question],
+) -> tuple[str, ...] | None:
+    """Pool: who rejoins after round ``number``, asked of the keeper when someone reached
+    the pool (None while the question is open); the round as typed when nobody did."""
+    variant, settings = preview.variant, preview.record.settings
+    offer = variant.rejoin_offer(preview.rounds[number - 1], settings)
+    if offer is None:
+        return typed.rejoins
+    typed_keys = frozenset(name_key(n) for n in typed.rejoins)
+    question = RejoinOrOut(offer, tuple(seats.items()), typed_keys, settings.currency)
+    asked.append(question)
+    if (got := question.read(answers, variant.card_codes, errors)) is None:
+        return None
+    return question.rejoins(got)
 
 
 def _later_needed(

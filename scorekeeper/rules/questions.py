@@ -17,7 +17,9 @@ from typing import ClassVar
 
 from .hands import hand_text, parse_hand_field
 from .money import format_money
+from .names import name_key
 from .rounds import Hand
+from .state import RejoinOffer
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,4 +316,71 @@ class HandsThatGo(Question):
         return tuple(
             Item(text=f"Round {h.round}: {h.name}'s hand of {hand_text(h.hand)}")
             for h in self.hands
+        )
+
+
+@dataclass(frozen=True)
+class RejoinOrOut(Question):
+    """Pool: these players reached the pool in the round: rejoin (at ``back_at``, paying
+    the fee again) or out? Out is chosen until the keeper says (paying again is the
+    player's call). When the rules allow no rejoin, the question only tells why."""
+
+    offer: RejoinOffer
+    seats: tuple[tuple[str, int], ...]  # (name key, seat) of each player
+    rejoining: frozenset[str]  # name keys, as typed (or stored): the answer until asked
+    currency: str
+    kind: ClassVar[str] = "rejoin"
+    confirms: ClassVar[bool] = True
+
+    @property
+    def key(self) -> str:
+        allowed = "no" if self.offer.refusal else str(self.offer.back_at)
+        seats = ",".join(str(self._seat(name)) for name, _ in self.offer.players)
+        return f"rejoin-or-out:{self.offer.round}:{allowed}:{seats}"
+
+    @property
+    def legend(self) -> str:
+        return "Out this round"
+
+    @property
+    def hint(self) -> str:
+        if self.offer.refusal:
+            return f"Nobody may rejoin: {self.offer.refusal}."
+        return ""
+
+    def _seat(self, name: str) -> int:
+        return dict(self.seats)[name_key(name)]
+
+    def _price(self) -> str:
+        fee = self.offer.fee
+        return f" for {format_money(fee, self.currency)}" if fee else ""
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return tuple(self._item(name, reached) for name, reached in self.offer.players)
+
+    def _item(self, name: str, reached: int) -> Item:
+        lead = f"{name} reached {reached}."
+        if self.offer.refusal:
+            return Item(lead, f"Out: no rejoin, {self.offer.refusal}.")
+        back = self.offer.back_at
+        return Item(
+            lead,
+            f"Rejoin{self._price()} (back at {back}) or out?",
+            Choice(
+                f"rejoin-{self._seat(name)}",
+                (
+                    Option("out", "Out"),
+                    Option("rejoin", f"Rejoin{self._price().replace(' for', '')}, back at {back}"),
+                ),
+                "rejoin" if name_key(name) in self.rejoining else "out",
+            ),
+        )
+
+    def rejoins(self, got: Mapping[str, str | Hand]) -> tuple[str, ...]:
+        """Who rejoins, as answered (nobody when the rules allow no rejoin)."""
+        if self.offer.refusal:  # as typed: the engine refuses a rejoin, saying why
+            return tuple(n for n, _ in self.offer.players if name_key(n) in self.rejoining)
+        return tuple(
+            name for name, _ in self.offer.players if got[f"rejoin-{self._seat(name)}"] == "rejoin"
         )

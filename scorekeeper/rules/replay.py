@@ -12,9 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .cards import count_hand
 from .errors import RecordError
-from .money import Entry, split_pot
+from .money import Entry
 from .names import name_key
 from .record import GameRecord
 from .rounds import Hand, Round, parse_joins
@@ -225,6 +224,9 @@ def _fold(record: GameRecord, variant: Variant, state: GameState, rounds: Sequen
                 round=number,
             )
         state.pending_events = []
+        if rnd.split is not None:  # the game ends by agreement: nothing is dealt
+            state.rounds.append(variant.agree(state, rnd, number, settings))
+            continue
         variant.start_round(state, rnd, number, settings)
         if number == 1:
             dealer = state.player(record.first_dealer)
@@ -233,11 +235,9 @@ def _fold(record: GameRecord, variant: Variant, state: GameState, rounds: Sequen
             dealer = state.next_active_seat(state.dealer_seat)
         state.dealer_seat = dealer.seat
         went_out = _went_out(state, variant, rnd, number)
-        values = variant.card_values(number, settings)
-        hands = {
-            name: hand if isinstance(hand, int) else count_hand(hand, values)
-            for name, hand in _hands(state, variant, rnd, went_out, number).items()
-        }
+        hands = variant.hand_points(
+            rnd, _hands(state, variant, rnd, went_out, number), number, settings
+        )
         # Everyone at the table scores, 0 unless the game says (a Gin wash gives no hands).
         scores = dict.fromkeys((p.name for p in state.active), 0)
         scores.update(variant.score_round(went_out, hands, rnd, number, settings))
@@ -268,12 +268,7 @@ def _finish(record: GameRecord, variant: Variant, state: GameState) -> Standings
         variant.end_game(state, record.settings)
     groups = variant.ranking(state)
     if state.finished and state.rounds:
-        payouts = split_pot(
-            state.pot_cents,
-            record.settings.pot_split,
-            variant.payout_groups(state, groups),
-            runner_up_to_third_cents=variant.runner_up_to_third_cents(record.settings),
-        )
+        payouts = variant.payouts(state, groups, record.settings)
         last = state.rounds_played
         for p in state.players:  # seat order keeps the ledger's order stable
             state.pay_out(p.name, payouts.get(p.name, 0), "payout", last)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .cards import MAX_CARDS_IN_HAND, normalise_code, parse_flipped_card
+from .cards import MAX_CARDS_IN_HAND, RANKS, normalise_code, parse_flipped_card
 from .errors import RecordError
 from .names import clean_name, name_key
 
@@ -16,16 +16,26 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 20
 MAX_HAND_POINTS = 9999
 
-Hand = int | tuple[str, ...]
+#: Points, the cards left, or (Pool) a hand marker such as ``"drop"`` (see HAND_MARKERS).
+Hand = int | tuple[str, ...] | str
 
 _ROUND_KEYS = {"went_out", "hands", "wild", "going_rummy", "contracts", "drops", "joins"}
+_ROUND_KEYS |= {"rejoins", "split"}  # pool
 _VARIANT_ROUND_KEYS = {
-    "wild": "vegas",
+    "wild": "vegas or pool",
     "drops": "vegas",
     "joins": "vegas",
     "going_rummy": "multiplayer",
     "contracts": "dummy",
+    "rejoins": "pool",
+    "split": "pool",
 }
+#: Pool: what a hand may be instead of points or cards (the points come from the settings).
+HAND_MARKERS: dict[str, frozenset[str]] = {
+    "pool": frozenset({"drop", "middle_drop", "full_count", "wrong_show"}),
+}
+#: Pool: how the players still in may agree to share the pot instead of playing on.
+SPLITS = ("equal", "drops")
 # Gin Rummy: how the knocker went out (``went_out`` is the knocker, null for a wash).
 GIN_HOWS = ("knock", "gin", "big_gin")
 _ROUND_KEYS.add("how")
@@ -57,6 +67,10 @@ class Round:
     #: Where a newcomer sits: (joiner, the player they sit after). A joiner not named here
     #: sits after the last seat; a returning player keeps their own seat.
     seated_after: tuple[tuple[str, str], ...] = ()
+    #: Pool: players out in this round who rejoin before the next.
+    rejoins: tuple[str, ...] = ()
+    #: Pool: the game ended by agreement (``"equal"`` or ``"drops"``); no deal, no hands.
+    split: str | None = None
     #: Gin: how the knocker went out (one of ``GIN_HOWS``), None in a wash or another game.
     how: str | None = None
 
@@ -65,6 +79,8 @@ class Round:
         return next((after for name, after in self.seated_after if name_key(name) == key), None)
 
     def to_json(self) -> dict[str, Any]:
+        if self.split is not None:
+            return {"split": self.split}
         out: dict[str, Any] = {
             "went_out": self.went_out,
             "hands": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.hands.items()},
@@ -84,6 +100,8 @@ class Round:
                 n if (after := self.sits_after(n)) is None else {"name": n, "after": after}
                 for n in self.joins
             ]
+        if self.rejoins:
+            out["rejoins"] = list(self.rejoins)
         return out
 
     def renamed(self, old: str, new: str) -> Round:
@@ -103,11 +121,22 @@ class Round:
             drops=tuple(swap(n) for n in self.drops),
             joins=tuple(swap(n) for n in self.joins),
             seated_after=tuple((swap(n), swap(a)) for n, a in self.seated_after),
+            rejoins=tuple(swap(n) for n in self.rejoins),
         )
 
 
-def parse_hand(raw: Any, *, number: int, player: str, card_codes: frozenset[str]) -> Hand:
-    """A hand is points (a whole number >= 0) or a list of card codes."""
+def parse_hand(
+    raw: Any,
+    *,
+    number: int,
+    player: str,
+    card_codes: frozenset[str],
+    markers: frozenset[str] = frozenset(),
+) -> Hand:
+    """A hand is points (a whole number >= 0), a list of card codes or one of the game's
+    ``markers`` (Pool: ``"drop"`` ...)."""
+    if isinstance(raw, str) and raw in markers:
+        return raw
     if isinstance(raw, bool):
         raw = repr(raw)
     if isinstance(raw, int):
@@ -148,8 +177,10 @@ def parse_hand(raw: Any, *, number: int, player: str, card_codes: frozenset[str]
                 )
             cards.append(card)
         return tuple(cards)
+    marked = f", or one of {', '.join(sorted(markers))}" if markers else ""
     raise RecordError(
-        f"{player}'s hand must be a whole number of points or a list of cards (got {raw!r})",
+        f"{player}'s hand must be a whole number of points or a list of cards{marked} "
+        f"(got {raw!r})",
         round=number,
         player=player,
         field="hands",
@@ -188,10 +219,12 @@ def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[s
     if unknown:
         raise RecordError(f"unknown key {sorted(unknown)[0]!r}", round=number)
     for key, owner in _VARIANT_ROUND_KEYS.items():
-        if key in raw and owner != variant and raw[key] not in (None, [], False):
+        if key in raw and variant not in owner.split(" or ") and raw[key] not in (None, [], False):
             raise RecordError(
                 f"{key} is only recorded in {owner}, not in {variant}", round=number, field=key
             )
+    if "split" in raw:
+        return _parse_split(raw, number=number)
     if "went_out" not in raw:
         raise RecordError(
             "went_out is missing: give the player who went out, or null if nobody did",
@@ -201,7 +234,38 @@ def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[s
     went_out = raw["went_out"]
     if went_out is not None:
         went_out = clean_name(went_out, what="went_out")
-    hands_raw = raw.get("hands")
+    hands = _parse_hands(raw.get("hands"), number=number, variant=variant, card_codes=card_codes)
+    wild = _parse_wild(raw.get("wild"), number=number, variant=variant)
+    going_rummy = raw.get("going_rummy", False)
+    if not isinstance(going_rummy, bool):
+        raise RecordError("going_rummy must be true or false", round=number, field="going_rummy")
+    if going_rummy and went_out is None:
+        raise RecordError(
+            "going_rummy needs the player who went out", round=number, field="going_rummy"
+        )
+    contracts = _names(raw.get("contracts", []), number=number, key="contracts")
+    drops = _names(raw.get("drops", []), number=number, key="drops")
+    joins, seated_after = parse_joins(raw.get("joins", []), number=number)
+    rejoins = _names(raw.get("rejoins", []), number=number, key="rejoins")
+    how = _parse_how(raw.get("how"), went_out, number=number)
+    return Round(
+        went_out,
+        hands,
+        wild,
+        going_rummy,
+        contracts,
+        drops,
+        joins,
+        seated_after,
+        rejoins,
+        how=how,
+    )
+
+
+def _parse_hands(
+    hands_raw: Any, *, number: int, variant: str, card_codes: frozenset[str]
+) -> dict[str, Hand]:
+    """``hands``: each player's hand, once (Pool: a hand may be a marker)."""
     if not isinstance(hands_raw, Mapping):
         raise RecordError(
             "hands must be an object of player names and hands", round=number, field="hands"
@@ -213,30 +277,56 @@ def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[s
         if name_key(player) in seen:
             raise RecordError(f"two hands are given for {player}", round=number, player=player)
         seen.add(name_key(player))
-        hands[player] = parse_hand(hand, number=number, player=player, card_codes=card_codes)
-    wild = raw.get("wild")
-    if wild is not None:
-        card = parse_flipped_card(wild) if isinstance(wild, str) else None
-        if card is None:
+        hands[player] = parse_hand(
+            hand,
+            number=number,
+            player=player,
+            card_codes=card_codes,
+            markers=HAND_MARKERS.get(variant, frozenset()),
+        )
+    return hands
+
+
+def _parse_wild(wild: Any, *, number: int, variant: str) -> str | None:
+    """Vegas: the card flipped after the deal (``7C``); Pool: the deal's wild rank (``7``)."""
+    if wild is None:
+        return None
+    if variant == "pool":
+        rank = normalise_code(wild) if isinstance(wild, str) else None
+        if rank not in RANKS:
             raise RecordError(
-                f"wild {wild!r} is not a card: write the rank and suit, such as 7C or QH, "
-                "or JK for a joker",
+                f"wild {wild!r} is not a rank: write the rank cut for this deal, such as 7, "
+                "10 or Q",
                 round=number,
                 field="wild",
             )
-        wild = card
-    going_rummy = raw.get("going_rummy", False)
-    if not isinstance(going_rummy, bool):
-        raise RecordError("going_rummy must be true or false", round=number, field="going_rummy")
-    if going_rummy and went_out is None:
+        return rank
+    card = parse_flipped_card(wild) if isinstance(wild, str) else None
+    if card is None:
         raise RecordError(
-            "going_rummy needs the player who went out", round=number, field="going_rummy"
+            f"wild {wild!r} is not a card: write the rank and suit, such as 7C or QH, "
+            "or JK for a joker",
+            round=number,
+            field="wild",
         )
-    contracts = _names(raw.get("contracts", []), number=number, key="contracts")
-    drops = _names(raw.get("drops", []), number=number, key="drops")
-    joins, seated_after = parse_joins(raw.get("joins", []), number=number)
-    how = _parse_how(raw.get("how"), went_out, number=number)
-    return Round(went_out, hands, wild, going_rummy, contracts, drops, joins, seated_after, how=how)
+    return card
+
+
+def _parse_split(raw: Mapping[str, Any], *, number: int) -> Round:
+    """Pool: ``{"split": "equal"}`` or ``{"split": "drops"}``, and nothing else."""
+    if set(raw) != {"split"}:
+        other = sorted(set(raw) - {"split"})[0]
+        raise RecordError(
+            f"a split ends the game by agreement: it takes no {other!r}",
+            round=number,
+            field="split",
+        )
+    kind = raw["split"]
+    if kind not in SPLITS:
+        raise RecordError(
+            f'split must be "equal" or "drops" (got {kind!r})', round=number, field="split"
+        )
+    return Round(None, {}, split=kind)
 
 
 def _parse_how(raw: Any, went_out: str | None, *, number: int) -> str | None:

@@ -54,6 +54,13 @@ class Settings:
     box_bonus: int = 25
     shutout_multiplier: int = 2
     stake: int = 0
+    # pool rummy (the defaults of a 101 pool; RULES.md's table gives 201's and 61's)
+    pool: int = 101
+    first_drop: int = 20
+    middle_drop: int = 40
+    full_count: int = 80
+    wrong_show: int = 80
+    rejoin_limit: int = 79
 
     def to_json(self, keys: frozenset[str]) -> dict[str, Any]:
         data = asdict(self)
@@ -87,6 +94,7 @@ class SettingSpec:
     optional: bool = False  # may be left empty (null in the record)
     on_form: bool = True  # the currency is the night's, not a field of the game's form
     replaces: str | None = None  # when given, this setting replaces that one (deals: target)
+    follows: str | None = None  # its default is fixed by that setting's choice (Pool: pool)
 
     def check(self, value: Any) -> Any:
         """The value as the record holds it, or RecordError naming the setting."""

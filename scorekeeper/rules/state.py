@@ -13,6 +13,8 @@ EventKind = Literal[
     "join", "expire", "rebuy", "drop", "contract", "going_rummy", "dime",
     # Gin: who won the hand and how (the value: the points), a wash, each deadwood
     "knock", "undercut", "gin", "big_gin", "wash", "deadwood",
+    # pool: a hand marker, out at the pool, back in for a fee, a share of a split pot
+    "first_drop", "middle_drop", "full_count", "wrong_show", "eliminate", "rejoin", "split",
 ]  # fmt: skip
 
 
@@ -55,6 +57,7 @@ class RoundResult:
     multiplier: int = 1
     wild: str | None = None
     events: list[Event] = field(default_factory=list)
+    split: str | None = None  # pool: the game ended here by agreement (no deal)
 
     def events_for(self, player: str) -> list[Event]:
         return [e for e in self.events if e.player == player]
@@ -121,6 +124,19 @@ class GameState:
             if p.seat > after_seat:
                 return p
         return active[0]
+
+
+@dataclass(frozen=True, slots=True)
+class RejoinOffer:
+    """Pool: the players out in a round and whether they may rejoin before the next: at
+    ``back_at`` for ``fee`` (minor units), or ``refusal``, the reason they may not
+    ("Cy has 80, above 79")."""
+
+    round: int
+    players: tuple[tuple[str, int], ...]  # (name, the total reached)
+    back_at: int
+    fee: int
+    refusal: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

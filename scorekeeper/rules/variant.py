@@ -18,19 +18,34 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from .cards import RANKS
+from .cards import RANKS, count_hand
 from .display import GameDisplay
 from .errors import RecordError
-from .rounds import MAX_PLAYERS, Round
+from .money import split_pot
+from .rounds import MAX_PLAYERS, Hand, Round
 from .settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec, parse_settings
-from .state import GameState, PlayerState, RoundResult
+from .state import GameState, PlayerState, RejoinOffer, RoundResult
 
 Groups = list[list[str]]
 
 #: What a round of a game asks besides who went out and the hands: the flipped wild card
 #: (Vegas), going rummy (Multiplayer), who laid down their contract (Dummy), late joiners
-#: and drops (Vegas), how the knocker went out (Gin: knock, gin or big gin).
-RoundInput = Literal["flipped_card", "going_rummy", "contracts", "joins", "how"]
+#: and drops (Vegas), how the knocker went out (Gin: knock, gin or big gin); each
+#: hand's marker and the deal's wild rank (Pool).
+RoundInput = Literal[
+    "flipped_card", "going_rummy", "contracts", "joins", "how", "hand_markers", "wild_rank"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class HandMarker:
+    """A hand scored by what the player did instead of its cards (Pool: a drop): the
+    record's word, the round form's button, the sheet's mark and the points it scores."""
+
+    key: str
+    label: str
+    short: str
+    points: int
 
 
 def join_terms(in_contention: Iterable[tuple[int, int]], buy_in_cents: int) -> tuple[int, int]:
@@ -113,6 +128,12 @@ class Variant:
         (the record's own limits, 2 to 20, hold for every game)."""
         return None
 
+    #: What a card of the deal's wild rank counts, when the keeper names the rank on the
+    #: round form (Pool: 0); None when the game has no such rank.
+    wild_rank_points: ClassVar[int | None] = None
+    #: How the players may agree to end the game and share the pot (Pool: equal, drops).
+    split_kinds: ClassVar[tuple[str, ...]] = ()
+
     # -- settings -------------------------------------------------------------------
     @property
     def setting_keys(self) -> frozenset[str]:
@@ -168,6 +189,25 @@ class Variant:
         a count, ends the game."""
         return None
 
+    def hand_markers(self, settings: Settings) -> tuple[HandMarker, ...]:
+        """What a hand may be marked instead of counted (Pool: drop, middle drop, ...)."""
+        return ()
+
+    def hand_cap(self, settings: Settings) -> int | None:
+        """The most a counted hand scores (Pool: the full count), or None."""
+        return None
+
+    def hand_points(
+        self, rnd: Round, hands: Mapping[str, Hand], number: int, settings: Settings
+    ) -> dict[str, int]:
+        """Each hand's points before any multiplier: points as given, cards counted with the
+        round's values (a game with hand markers or a cap says how it counts them)."""
+        values = self.card_values(number, settings)
+        return {
+            name: hand if isinstance(hand, int) else count_hand(hand, values)
+            for name, hand in hands.items()
+        }
+
     # -- money ------------------------------------------------------------------------
     def pay_at_start(self, state: GameState, player: PlayerState, settings: Settings) -> None:
         state.pay_in(player.name, settings.buy_in, "buy_in", 0)
@@ -178,6 +218,23 @@ class Variant:
 
     def runner_up_to_third_cents(self, settings: Settings) -> int:
         return 0
+
+    def payouts(self, state: GameState, groups: Groups, settings: Settings) -> dict[str, int]:
+        """What the pot pays each player once the game is over (RULES.md's splits)."""
+        return split_pot(
+            state.pot_cents,
+            settings.pot_split,
+            self.payout_groups(state, groups),
+            runner_up_to_third_cents=self.runner_up_to_third_cents(settings),
+        )
+
+    def rejoin_offer(self, result: RoundResult, settings: Settings) -> RejoinOffer | None:
+        """Pool: who is out in the round just played and whether they may rejoin."""
+        return None
+
+    def agree(self, state: GameState, rnd: Round, number: int, settings: Settings) -> RoundResult:
+        """Pool: the players still in end the game by agreement (``rnd.split``)."""
+        raise RecordError(f"{self.title} has no split of the pot", round=number, field="split")
 
     # -- the replay's hooks ----------------------------------------------------------------
     def score_round(

@@ -315,10 +315,25 @@
     seats.forEach(function (input) { input.addEventListener("input", count); });
   }
 
+  // The new-game form: a choice that fixes other settings' defaults (Pool's 101, 201 or
+  // 61) shows them in those fields, left empty, as it changes (the server fills an empty
+  // field with the default of the choice sent, with or without this script).
+  function followDefaults(select) {
+    var fills = JSON.parse(select.getAttribute("data-fills"));
+    select.addEventListener("change", function () {
+      var chosen = fills[select.value] || {};
+      Object.keys(chosen).forEach(function (key) {
+        var input = select.form.querySelector("[name=" + key + "]");
+        if (input) input.setAttribute("placeholder", chosen[key]);
+      });
+    });
+  }
+
   function setup() {
     rememberTimeZone();
     var advice = document.getElementById("deck-advice");
     if (advice) deckAdvice(advice);
+    document.querySelectorAll("select[data-fills]").forEach(followDefaults);
     document.querySelectorAll("form[data-seating]").forEach(setupSeating);
     document.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (e) {

@@ -20,7 +20,9 @@
       separators: new RegExp(table.separators),
       maxPoints: table.maxPoints,
       maxCards: table.maxCards,
-      values: table.values || {}
+      values: table.values || {},
+      wildRank: typeof table.wildRank === "number" ? table.wildRank : null,
+      cap: typeof table.cap === "number" ? table.cap : null
     };
   }
 
@@ -68,7 +70,9 @@
         var hand = input.disabled ? null : readHand(input.value, tapped.value, rules);
         if (hand === null) { out.textContent = ""; return; }
         var v = hand.points;
-        out.textContent = multiplier > 1 ? v + " → " + v * multiplier : "= " + v;
+        // A capped game (Pool: the full count) shows what the hand scores: "= 95 → 80".
+        var capped = rules.cap !== null && v > rules.cap ? " → " + rules.cap : "";
+        out.textContent = multiplier > 1 ? v + " → " + v * multiplier : "= " + v + capped;
       }
       shows.push(show);
       // The cards counted so far: the tapped ones, or cards typed by hand ("K 7").
@@ -142,8 +146,33 @@
       }
       show();
     });
+    // The deal's wild rank (Pool) counts as the grammar says (0) once picked: the pad's
+    // keys and every sum follow the select.
+    var base = {};
+    Object.keys(rules.values).forEach(function (code) { base[code] = rules.values[code]; });
+    var wildRank = form.querySelector("select[data-wild-rank]");
+    function applyWildRank() {
+      var rank = wildRank ? wildRank.value : "";
+      Object.keys(base).forEach(function (code) {
+        rules.values[code] = code === rank && rules.wildRank !== null ? rules.wildRank : base[code];
+      });
+      form.querySelectorAll("[data-card]").forEach(function (btn) {
+        var code = btn.getAttribute("data-card");
+        var small = btn.querySelector("small");
+        if (small) small.textContent = rules.values[code];
+        btn.setAttribute("aria-label", code + " (" + rules.values[code] + " points)");
+      });
+      shows.forEach(function (f) { f(); });
+    }
+    if (wildRank) {
+      wildRank.addEventListener("change", applyWildRank);
+      applyWildRank();
+    }
     // Fields the browser restores on "back" change no event: read them again.
-    window.addEventListener("pageshow", function () { shows.forEach(function (f) { f(); }); });
+    window.addEventListener("pageshow", function () {
+      if (wildRank) applyWildRank();
+      shows.forEach(function (f) { f(); });
+    });
 
     // The player who went out has no hand: their row is marked, their field disabled (so
     // it is not sent) and, in Dummy, their contract ticked (the server ticks it anyway).

@@ -60,6 +60,7 @@ def test_every_variant_is_covered_here() -> None:
         "dummy",
         "contract",
         "gin",
+        "pool",
     }, (  # fmt: skip
         "a new variant needs its card-counter test below"
     )
@@ -238,6 +239,30 @@ def test_gin_counter_counts_both_deadwoods(page: Page, live_server: str) -> None
     }
     # A knock, 3 against 27: Ann scores 27 - 3 = 24.
     assert keeper.totals() == {"Ann": 24, "Bob": 0}
+    assert engine_totals(keeper, game) == keeper.totals()
+
+
+def test_pool_counter_the_cut_rank_and_jokers_count_0_and_the_cap(
+    page: Page, live_server: str
+) -> None:
+    keeper, night = start(page, live_server, ["Ann", "Bob", "Cy"])
+    game = keeper.new_game(night, "Pool Rummy", ["Ann", "Bob", "Cy"])
+    keeper.follow(keeper.link("Enter deal 1"))
+    keeper.fill_round("Ann", {})
+    # A K Q J 10 count 10, 2-9 face value, jokers 0: A 9 JK = 10 + 9 + 0.
+    keeper.tap_cards("Bob", [("A", 10), ("9", 9), ("JK", 0)])
+    shows(keeper, "Bob", "A 9 JK", "= 19")
+    # Nines cut: every nine counts 0 from now on, on the pad and in the sum.
+    page.get_by_label("Wild rank cut this deal").select_option("9")
+    shows(keeper, "Bob", "A 9 JK", "= 10")
+    keeper.tap_cards("Bob", [("9", 0)])
+    shows(keeper, "Bob", "A 9 JK 9", "= 10")
+    # Nine kings: 90 counted, 80 scored (the full count of a 101 pool).
+    keeper.hand_input("Cy").fill("K K K K K K K K K")
+    expect(keeper.hand_sum("Cy")).to_have_text("= 90 → 80")
+    stored = saved_round(keeper, game, 1)
+    assert stored["wild"] == "9" and stored["hands"]["Bob"] == ["A", "9", "JK", "9"]
+    assert keeper.totals() == {"Ann": 0, "Bob": 10, "Cy": 80}
     assert engine_totals(keeper, game) == keeper.totals()
 
 

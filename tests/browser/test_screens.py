@@ -86,6 +86,9 @@ def site(
         game_link = show_players(keeper, "Show players")
         keeper.goto(f"/nights/{night}")
         night_link = show_players(keeper, "Live view for players")
+        keeper.goto("/nights/new")
+        pool_night = keeper.start_night(SIX, name="Pool night")
+        pool = keeper.import_game(pool_night, pool_with_marks(SIX))
         state = dict(context.storage_state())
     finally:
         context.close()
@@ -104,9 +107,36 @@ def site(
         "live-night": night_link.removeprefix(server.url),
         "tv": game_link.removeprefix(server.url) + "?tv=1",
         "tv-night": night_link.removeprefix(server.url) + "?tv=1",
+        "sheet-pool": f"/games/{pool}",
+        "round-entry-pool": f"/games/{pool}/rounds/new",
+        "split-pool": f"/games/{pool}/split",
     }
     yield Site(server.url, state, paths)
     server.stop()
+
+
+def pool_with_marks(players: list[str]) -> dict[str, Any]:
+    """A Pool game of six in play with every mark a cell gets: the four hand markers, a
+    player out (no rejoin: someone is over the limit), then one out who rejoins."""
+    a, b, c, d, e, f = players
+    return {
+        "format": "scorekeeper-game/1",
+        "variant": "pool",
+        "settings": {"buy_in": 500},
+        "players": players,
+        "rounds": [
+            {
+                "went_out": a,
+                "wild": "7",
+                "hands": {
+                    b: "drop", c: "middle_drop", d: "full_count", e: "wrong_show",
+                    f: ["K", "Q", "7"],
+                },
+            },
+            {"went_out": b, "hands": {a: 30, c: "drop", d: 25, e: 10, f: "middle_drop"}},
+            {"went_out": c, "hands": {a: "drop", b: 10, e: 15, f: 5}, "rejoins": [e]},
+        ],
+    }  # fmt: skip
 
 
 def open_screen(
@@ -137,6 +167,9 @@ SCREENS = [
     "live-night",
     "qr",
     "qr-night",
+    "sheet-pool",
+    "round-entry-pool",
+    "split-pool",
 ]
 CASES = [(name, size) for name in SCREENS for size in SIZES]
 CASES += [("tv", "1280x720"), ("tv-night", "1280x720")]

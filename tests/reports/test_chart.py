@@ -143,6 +143,7 @@ def test_no_chart_before_the_first_round() -> None:
         ("dummy", {}, []),
         ("contract", {}, []),
         ("gin", {"target_score": 150}, [ChartLine("Target", 150)]),
+        ("pool", {"pool": 61}, [ChartLine("Pool", 61), ChartLine("Rejoin limit", 44)]),
     ],
 )
 def test_each_variant_declares_its_chart_lines(

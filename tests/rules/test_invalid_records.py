@@ -310,7 +310,7 @@ INVALID: list[tuple[str, Any, str]] = [
     (
         "wild in texas",
         game("texas", rounds=[rnd("Ann", OK, wild="7C")]),
-        "wild is only recorded in vegas, not in texas",
+        "wild is only recorded in vegas or pool, not in texas",
     ),
     (
         "drops in texas",

@@ -35,7 +35,7 @@ from scorekeeper.rules import (
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 NEWCOMERS = ["Kim", "Lou", "Max"]  # Vegas late joiners
 SPLITS = [[100], [70, 30], [60, 40], [50, 30, 20], [34, 33, 33], [40, 30, 20, 10]]
-PAYMENTS_IN = {"buy_in", "rebuy", "join", "ante", "stake"}
+PAYMENTS_IN = {"buy_in", "rebuy", "join", "ante", "stake", "rejoin"}
 PAYMENTS_OUT = {"per_round", "payout"}
 
 PROPERTY_SETTINGS = settings(
@@ -325,7 +325,54 @@ def gin_games(draw: st.DrawFn, finish: bool = False) -> dict[str, Any]:
         record = _with_round(record, _gin_hand(draw, names, knock_max, forcing))
 
 
+# -------------------------------------------------------------------------- Pool ---
+POOL_MARKERS = ["drop", "middle_drop", "full_count", "wrong_show"]
+
+
+def _pool_deal(draw: st.DrawFn, record: dict[str, Any], s: Standings) -> dict[str, Any]:
+    """A deal of the game so far: a show, every other hand (points, cards or a marker),
+    maybe the cut rank, and a rejoin for some of those out when the rules allow it."""
+    active = [p.name for p in s.players if p.in_contention]
+    went_out = draw(st.sampled_from(active))
+    hand = st.one_of(_hand(VARIANTS["pool"].card_codes, 120), st.sampled_from(POOL_MARKERS))
+    rnd: dict[str, Any] = {"went_out": went_out, "hands": {}}
+    rnd["hands"] = {n: draw(hand) for n in active if n != went_out}
+    if draw(st.booleans()):
+        rnd["wild"] = draw(st.sampled_from(["A", "2", "7", "10", "K"]))
+    played = load_game(_with_round(record, rnd))
+    offer = played.variant.rejoin_offer(played.rounds[-1], played.record.settings)
+    if offer is not None and offer.refusal is None:
+        back = [name for name, _ in offer.players if draw(st.booleans())]
+        if back:
+            rnd["rejoins"] = back
+    return rnd
+
+
+@st.composite
+def pool_games(draw: st.DrawFn, finish: bool = False) -> dict[str, Any]:
+    settings_: dict[str, Any] = {"pool": draw(st.sampled_from([101, 201, 61]))}
+    if draw(st.booleans()):
+        settings_["buy_in"] = draw(st.sampled_from([0, 25, 200, 333]))
+    names = NAMES[: draw(st.integers(2, 6))]
+    record = _record("pool", settings_, names, draw(st.none() | st.sampled_from(names)))
+    for _ in range(draw(st.integers(0, 10))):
+        s = load_game(record)
+        if s.finished:
+            return record
+        if s.rounds and draw(st.integers(0, 9)) == 0:
+            return _with_round(record, {"split": draw(st.sampled_from(["equal", "drops"]))})
+        record = _with_round(record, _pool_deal(draw, record, s))
+    s = load_game(record)
+    if finish and not s.finished:
+        if not s.rounds:
+            record = _with_round(record, _pool_deal(draw, record, s))
+        if not load_game(record).finished:
+            record = _with_round(record, {"split": draw(st.sampled_from(["equal", "drops"]))})
+    return record
+
+
 GAMES = {
+    "pool": pool_games,
     "vegas": vegas_games,
     "texas": texas_games,
     "rummy": rummy_games,
@@ -497,6 +544,13 @@ def test_the_game_ends_when_the_rules_say(variant: str, data: st.DataObject) -> 
         if standings.finished:
             best = max(p.total for p in standings.players)
             assert {p.name for p in standings.players if p.total == best} == set(standings.winners)
+    elif variant == "pool":
+        in_game = [p for p in standings.players if p.in_contention]
+        assert all(p.total < parsed.pool for p in in_game)
+        agreed = bool(standings.rounds) and standings.rounds[-1].split is not None
+        assert standings.finished == (len(in_game) == 1 or agreed)
+        if standings.finished:
+            assert {p.name for p in in_game} == set(standings.winners)
     elif variant == "dummy":
         done = [p for p in standings.players if p.contract == 13]
         assert standings.finished == bool(done)
@@ -511,6 +565,22 @@ def test_the_game_ends_when_the_rules_say(variant: str, data: st.DataObject) -> 
         else:
             assert all(p.total < parsed.max_score for p in in_game)
             assert len(in_game) >= 2
+
+
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_a_pool_total_never_passes_the_pool_by_more_than_one_deal(data: st.DataObject) -> None:
+    """RULES.md: a total under the pool grows by one deal's score at most, the most a hand
+    scores being the full count or a marker; a rejoin comes back under the pool."""
+    standings = load_game(data.draw(pool_games()))
+    settings_ = standings.record.settings
+    most = max(settings_.first_drop, settings_.middle_drop, settings_.full_count)
+    most = max(most, settings_.wrong_show)
+    for result in standings.rounds:
+        for name, total in result.totals.items():
+            assert total <= settings_.pool - 1 + most, (result.number, name, total)
+            back = [e.value for e in result.events_for(name) if e.kind == "rejoin"]
+            assert all(v is not None and v <= settings_.pool for v in back)
 
 
 # ------------------------------------------------------------------ settlement ---

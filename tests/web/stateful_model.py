@@ -82,6 +82,13 @@ SETTING_VALUES: dict[str, tuple[str, ...]] = {
     "deals": ("keep", "", "1", "2", "3"),
     "cards": ("keep", "", "10 10 10 10 12 12 12", "7 8 9 10 11 12 13"),
     "joker_points": ("keep", "", "0", "25", "50"),
+    # pool: the pool fixes the rest; a number typed overrides its default
+    "pool": ("keep", "101", "201", "61"),
+    "first_drop": ("keep", "", "", "10", "20"),
+    "middle_drop": ("keep", "", "", "40"),
+    "full_count": ("keep", "", "", "60", "80"),
+    "wrong_show": ("keep", "", "", "80"),
+    "rejoin_limit": ("keep", "", "", "", "44", "79"),
 }
 VARIANT_SETTING_VALUES: dict[tuple[str, str], tuple[str, ...]] = {
     ("contract", "ace_points"): ("keep", "", "1", "15", "50"),
@@ -97,6 +104,9 @@ WRONG_SETTINGS: dict[str, tuple[str, ...]] = {
     "deals": ("0", "8", "201"),
     "cards": ("7 8 9", "x", "0"),
     "joker_points": ("101",),
+    "pool": ("150", "x"),
+    "first_drop": ("0", "x"),
+    "rejoin_limit": ("-1", "300"),
 }
 FLAG = ("keep", "on", "off")
 PDF_EVERY = 10  # steps between full sweeps (every game and night, the PDFs of one game)
@@ -831,6 +841,7 @@ class CardNights(RuleBasedStateMachine):
             if c.name.startswith("contract-"):
                 tick = finishing or data.draw(st.booleans(), label="contract")
                 values[c.name] = "y" if tick else ""
+        self._markers(data, form, values, seats, went, expected)
         double = data.draw(st.booleans(), label="double")
         r, refused, shown = self.send(phone, url, values, double=double)
         if r.status_code == 200 and "rebuy-or-drop:" in shown:
@@ -841,6 +852,15 @@ class CardNights(RuleBasedStateMachine):
                 if c.name.startswith("expiry-") and c.value == "drop":
                     drop = data.draw(st.integers(0, 2 if finishing else 3), label="drop") != 0
                     values[c.name] = "drop" if drop else "rebuy"
+            r, refused, shown = self.send(phone, url, values, double=double)
+        if r.status_code == 200 and "rejoin-or-out:" in shown:
+            asked = self.form_in(shown)
+            assert asked is not None
+            values = asked.values()
+            for c in asked.controls:
+                if c.name.startswith("rejoin-") and c.value == "rejoin":
+                    back = data.draw(st.booleans(), label="rejoin") and not finishing
+                    values[c.name] = "rejoin" if back else "out"
             r, refused, shown = self.send(phone, url, values, double=double)
         after = self.api(phone, game.id)
         played = before["standings"]["rounds_played"]
@@ -857,6 +877,30 @@ class CardNights(RuleBasedStateMachine):
             assert hand is not None, f"{name}'s hand was saved though the form should refuse it"
             assert hands.get(name_key(name)) == hand, (name, hand, stored)
         return True, not after["standings"]["finished"]
+
+    def _markers(
+        self,
+        data: st.DataObject,
+        form: Any,
+        values: dict[str, Any],
+        seats: dict[str, str],
+        went: str,
+        expected: dict[str, Any],
+    ) -> None:
+        """Pool: now and then a hand marked by one tap instead of counted (the marker is
+        stored, whatever the hand field holds; the one who went out has none)."""
+        for seat, name in seats.items():
+            if not seat or not form.has(f"marker-{seat}"):
+                continue
+            marker = data.draw(
+                st.sampled_from(["", "", "", "drop", "middle_drop", "full_count", "wrong_show"]),
+                label="marker",
+            )
+            values[f"marker-{seat}"] = marker
+            if marker and seat != went:
+                expected[name] = marker
+        if form.has("wild_rank"):
+            values["wild_rank"] = data.draw(st.sampled_from(["", "7", "A", "k"]), label="rank")
 
     def _game_to_play(self, data: st.DataObject) -> tuple[Phone, GameModel] | None:
         return self.pick_game(data)

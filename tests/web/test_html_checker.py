@@ -78,7 +78,7 @@ def keeper_pages(app: Flask, client: FlaskClient) -> dict[str, str]:
         for person in sorted(set(re.findall(rf"/nights/{night}/people/(\d+)", html)))[:1]:
             path = f"/nights/{night}/people/{person}"
             save(pages, path, client.get(path))
-    for variant in ("vegas", "texas", "rummy", "multiplayer", "dummy", "contract", "gin"):
+    for variant in ("vegas", "texas", "rummy", "multiplayer", "dummy", "contract", "gin", "pool"):
         path = f"/nights/{nights[0]}/games/new?variant={variant}"
         save(pages, path, client.get(path))
     for game in games:

@@ -105,7 +105,7 @@ def test_someone_who_paid_what_they_owed_reads_as_settled(keeper: Keeper, app: F
 ROUND = re.compile(r"\b[Rr]ounds?\b")
 
 
-@pytest.mark.parametrize("variant", ["contract", "rummy"])
+@pytest.mark.parametrize("variant", ["contract", "rummy", "pool"])
 def test_contract_and_rummy_say_deal_wherever_a_round_is_meant(
     keeper: Keeper, client: FlaskClient, variant: str
 ) -> None:

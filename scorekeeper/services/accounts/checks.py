@@ -306,6 +306,7 @@ def _is_round(value: Any) -> bool:
         and (
             (isinstance(v, int) and not isinstance(v, bool))
             or (isinstance(v, list) and all(isinstance(c, str) for c in v))
+            or isinstance(v, str)  # a hand marker (Pool's "drop")
         )
         for k, v in hands.items()
     ) and (value.get("went_out") is None or isinstance(value.get("went_out"), str))

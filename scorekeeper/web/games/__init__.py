@@ -5,12 +5,21 @@
 - :mod:`.round_entry`: entering, correcting and removing rounds, and late joiners;
 - :mod:`.history`: the game's changes in words;
 - :mod:`.records`: export and import of game records, delete and restore;
-- :mod:`.ahead`: the banners of the rounds after the next (for rounds waiting offline).
+- :mod:`.ahead`: the banners of the rounds after the next (for rounds waiting offline);
+- :mod:`.agreement`: a game ended by agreement (Pool's split of the pot), shares first.
 
 Each route reads its form, makes one service call and redirects or renders.
 """
 
-from . import ahead, history, records, round_entry, setup, sheet  # noqa: F401  (their routes)
+from . import (  # noqa: F401  (their routes)
+    agreement,
+    ahead,
+    history,
+    records,
+    round_entry,
+    setup,
+    sheet,
+)
 from .blueprint import bp, game_or_404
 
 __all__ = ["bp", "game_or_404"]

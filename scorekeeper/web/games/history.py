@@ -77,6 +77,7 @@ def _choices(edit: Any, standings: Standings | None) -> list[str]:
         events = standings.rounds[number - 1].events
         out += [f"{e.player} re-bought, back to {e.value}" for e in events if e.kind == "rebuy"]
     out += [f"{name} dropped out" for name in data.get("drops", [])]
+    out += [f"{name} rejoined" for name in data.get("rejoins", [])]
     return out
 
 
@@ -112,7 +113,7 @@ def _describe(edit: Any, word: str) -> list[str]:
                 f"{name}: {hand_text(old_hands.get(name)) or '-'} → "
                 f"{hand_text(new_hands.get(name)) or '-'}"
             )
-    for key in ("wild", "going_rummy", "contracts", "drops", "how"):
+    for key in ("wild", "going_rummy", "contracts", "drops", "how", "rejoins"):
         if before.get(key) != after.get(key):
             was, now = (_words(x.get(key)) for x in (before, after))
             lines.append(f"{key.replace('_', ' ')}: {was} → {now}")
@@ -128,6 +129,8 @@ def _words(value: Any) -> str:
 
 
 def _round_words(data: dict[str, Any]) -> str:
+    if "split" in data:  # a game ended by agreement (Pool)
+        return f"the players still in split the pot ({data['split']})"
     hands = ", ".join(f"{k} {hand_text(v)}" for k, v in data.get("hands", {}).items())
     out = data.get("went_out") or "nobody"
     how = f" ({str(data['how']).replace('_', ' ')})" if data.get("how") else ""  # Gin

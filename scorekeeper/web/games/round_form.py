@@ -52,6 +52,8 @@ class RoundEntry:
         target = number if number is not None else s.rounds_played + 1
         if editing and not 1 <= target <= s.rounds_played:
             abort(404)
+        if editing and s.rounds[target - 1].split is not None:
+            abort(404)  # a split is no deal to correct: Undo or Remove last takes it back
         waiting = () if editing else game.pending_joins
         return cls(game, s, target, editing, round_seats(s, target, waiting))
 
@@ -94,9 +96,10 @@ class RoundEntry:
 
     def _check_seats(self, form: MultiDict[str, str]) -> None:
         seats = {str(p.seat) for p in self.players}
+        by_seat = {"hand", "cards", "contract", "expiry", "marker", "rejoin"}
         for key in form:
             kind, _, seat = key.partition("-")
-            if kind in {"hand", "cards", "contract", "expiry"} and seat not in seats:
+            if kind in by_seat and seat not in seats:
                 self.errors["general"] = (
                     f"There is no seat {seat[:10]} in this game: reload the page and enter "
                     "the round again."
@@ -203,6 +206,7 @@ class RoundEntry:
             key = {
                 "contracts": f"contract-{seat}",
                 "drops": f"expiry-{seat}",
+                "rejoins": f"rejoin-{seat}",
                 "went_out": "went_out",
                 "how": "how",
             }.get(exc.field or "", f"hand-{seat}")
@@ -240,7 +244,14 @@ class RoundEntry:
             card_values=variant.card_values(self.number, settings),
             # The counter's keys in one order in every game (A first), whatever they count.
             card_order=[c for c in CARD_ORDER if c in variant.card_codes],
-            grammar=hand_grammar(variant.card_values(self.number, settings), variant.card_codes),
+            grammar=hand_grammar(
+                variant.card_values(self.number, settings),
+                variant.card_codes,
+                wild_rank_points=variant.wild_rank_points,
+                cap=variant.hand_cap(settings),
+            ),
+            markers=variant.hand_markers(settings),
+            ranks=RANKS,
             multiplier=variant.multiplier(self.number),
             money=lambda c: format_money(c, s.pot.currency),
             nobreak=_nobreak,
@@ -258,10 +269,13 @@ def _values_from_round(data: dict[str, Any], players: list[RoundSeat]) -> dict[s
             values["went_out"] = str(p.seat)
         hand = keys.get(name_key(p.name))
         values[f"hand-{p.seat}"] = hand_text(hand)
+        if isinstance(hand, str):  # a hand marker (Pool's drop): the marker, no hand typed
+            values[f"marker-{p.seat}"], values[f"hand-{p.seat}"] = hand, ""
         # A stored card list stays cards when saved unchanged (a lone "2" is the two,
         # not 2 points), also without the script: the hidden field says they are cards.
         values[f"cards-{p.seat}"] = hand_text(hand) if isinstance(hand, list) else ""
     values["wild"] = data.get("wild") or ""
+    values["wild_rank"] = data.get("wild") or ""
     values["going_rummy"] = "y" if data.get("going_rummy") else ""
     values["how"] = data.get("how") or ""
     contracts = {name_key(n) for n in data.get("contracts", [])}
@@ -347,6 +361,30 @@ def how_form(entry: RoundEntry, formdata: MultiDict[str, str] | None) -> Form:
     return HowForm(formdata=formdata)
 
 
+def _read_markers(entry: RoundEntry, form: MultiDict[str, str], data: dict[str, Any]) -> None:
+    """A hand marked (Pool's Drop, Middle, Full, Wrong show) is the marker, whatever was
+    typed in its field."""
+    known = {m.key for m in entry.s.variant.hand_markers(entry.s.record.settings)}
+    for p in entry.players:
+        key = f"marker-{p.seat}"
+        raw = form.get(key, "")[:20]
+        entry.values[key] = raw
+        if raw and raw not in known:
+            entry.errors[key] = f"{p.name}: tap one of the markers, or Count."
+        elif raw and p.name != data["went_out"]:
+            data["hands"][p.name] = raw
+            entry.errors.pop(f"hand-{p.seat}", None)
+
+
+def _read_wild_rank(entry: RoundEntry, form: MultiDict[str, str], data: dict[str, Any]) -> None:
+    raw = form.get("wild_rank", "").strip().upper()[:3]
+    entry.values["wild_rank"] = raw
+    if raw and raw not in RANKS:
+        entry.errors["wild_rank"] = "Choose the rank cut for this deal: A, 2 ... 10, J, Q or K."
+    elif raw:
+        data["wild"] = raw
+
+
 #: "joins" are made on the join page, and drops are asked as expiries.
 ROUND_INPUTS: dict[str, RoundInput] = {
     "flipped_card": RoundInput(_read_flipped_card, lambda entry: {"wild"}),
@@ -355,6 +393,10 @@ ROUND_INPUTS: dict[str, RoundInput] = {
         _read_contracts, lambda entry: {f"contract-{p.seat}" for p in entry.players}
     ),
     "how": RoundInput(_read_how, lambda entry: {"how"}),
+    "hand_markers": RoundInput(
+        _read_markers, lambda entry: {f"marker-{p.seat}" for p in entry.players}
+    ),
+    "wild_rank": RoundInput(_read_wild_rank, lambda entry: {"wild_rank"}),
 }
 
 

@@ -233,10 +233,10 @@ class SheetView:
         self.wilds = {r.number: describe_flipped_card(r.wild) for r in s.rounds if r.wild}
         #: The total a player reached in a round where they expired and re-bought.
         self.reached = {
-            (r.number, e.player): reached
+            (r.number, name): reached
             for r in s.rounds
-            for e in r.events
-            if e.kind == "rebuy" and (reached := rebuy_reached(r, e.player)) is not None
+            for name in r.totals
+            if (reached := rebuy_reached(r, name)) is not None
         }
         #: Who joins next round, and whom each sits after ("Dee after Bob").
         self.joining = [
@@ -248,6 +248,16 @@ class SheetView:
         self.takes_joins = "joins" in variant.round_inputs and not s.finished
         self.join_terms = s.join_terms() if self.takes_joins else None
         self.progress = {p.name: variant.display.progress(p) for p in s.players}
+        #: Rows under the totals (Pool: drops left), a note under a name (Pool: out in
+        #: deal 5), the words of a split and of a player no longer in.
+        self.figures = variant.display.figures(s.players, settings)
+        self.head_notes = {p.name: variant.display.head_note(p) for p in s.players}
+        self.split_words = variant.display.split_labels
+        self.out_word = variant.display.out_word
+        #: A game ended by agreement: how the pot was split; the rounds dealt before it.
+        last = s.rounds[-1] if s.rounds else None
+        self.agreed = self.split_words.get(last.split, last.split) if last and last.split else ""
+        self.played = s.rounds_played - (1 if self.agreed else 0)
         # Each cell's marks, by (round, player): (kind, the symbol paper prints, the symbol
         # with its detail), the detail shown where there is room.
         self.marks = {
