@@ -660,6 +660,10 @@ class CardNights(RuleBasedStateMachine):
             phone.nights[night.id] = night
             nights.append(night)
         first = nights[0]
+        # A name that looks like a regular's ("Zoë" beside a "Zoe" seen before) is that
+        # regular: the night lists them under the name the keeper's regulars have.
+        listed = {name_key(n): n for n in phone.keeper.person_ids(first.id)}
+        people = [listed[name_key(n)] for n in people]
         game = phone.keeper.game(first.id, "rummy", people, buy_in="3", deals="1")
         first.games[game] = GameModel(game, first.id, "rummy")
         hands = {name: data.draw(st.integers(0, 30), label="hand") for name in people[1:]}
