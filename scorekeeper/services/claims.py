@@ -7,12 +7,18 @@ stale and never counts by itself.
 
 Bounded: at most one open claim a transfer (a new one on a transfer whose claim went
 stale replaces it), and each counts towards the night's bound of entries. Idempotent: the
-page's one-time id makes a double tap claim once.
+page's one-time id makes a double tap claim once. The players' page is one page for the
+whole table, kept (by the app and the front) while nothing changes, so its one-time id
+is not one person's: a claim taken back frees its id, and the same form sent again is a
+new claim, not the old one's double tap.
 """
 
 from __future__ import annotations
 
-from ..models import Night, utcnow
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import LedgerEntry, Night, utcnow
 from ..rules import format_money
 from . import settle
 from .base import Refused, transaction
@@ -26,7 +32,14 @@ def claim_paid(
     """Record that the payer says they paid the transfer to the payee, as the players'
     page showed it; refused in a sentence when it moved since. Returns what was said."""
     settle.lock_nights([night.id])
-    settle.check_new(night, submission)
+    earlier = db.session.scalars(
+        select(LedgerEntry).where(
+            LedgerEntry.night_id == night.id, LedgerEntry.submission == submission
+        )
+    ).first()
+    if earlier is not None and earlier.undone_at is None:
+        raise settle.AlreadyRecorded
+    stored: str | None = None if earlier is not None else submission  # taken back: new
     settle.room(night)
     book = night_book(night)
     line = settle.open_transfer(book, payer_id, payee_id, plan, seen)
@@ -37,8 +50,8 @@ def claim_paid(
                 f"{format_money(claim.entry.amount, night.currency)}: the keeper confirms it."
             )
         claim.entry.undone_at = utcnow()  # gone stale: the new claim replaces it
-    settle.add_entry(book, CLAIM, payer_id, payee_id, seen, submission=submission)
-    settle.commit(night, submission)
+    settle.add_entry(book, CLAIM, payer_id, payee_id, seen, submission=stored)
+    settle.commit(night, stored)
     return f"{line.transfer.payer} says they paid {line.transfer.payee}"
 
 

@@ -165,3 +165,27 @@ def test_a_claim_not_sent_from_the_page_is_refused(keeper, client, app):
     keeper.post_form(f"/nights/{night}/live", {}, action=f"/nights/{night}/live/off")
     assert phone.post(form.action, data=form.values()).status_code == 404
     assert entries(app) == []
+
+
+def test_a_claim_taken_back_can_be_said_again_from_the_page_kept_before(keeper, client, app):
+    """The players' page is one page for the table, kept while nothing changes (by the
+    app and the front), so the "I paid" form a phone sends again after a take-back can
+    carry the one-time id of the claim taken back: it is a new claim, not a double tap
+    of the old one (which once answered as if saved, and saved nothing)."""
+    night, _ = the_night(keeper)
+    ids = regular_ids(client)
+    link = _live_link(keeper, night)
+    phone = app.test_client()
+    form = claim_form(phone, link, ids["Cy"], ids["Bob"])
+    assert phone.post(form.action, data=form.values()).status_code == 303
+    take_back = form_to(phone.get(link).get_data(as_text=True), "/undo")
+    assert phone.post(take_back.action, data=take_back.values()).status_code == 303
+    assert CY_CLAIMS not in text_of(phone.get(link))
+
+    assert phone.post(form.action, data=form.values()).status_code == 303  # the kept page
+    assert CY_CLAIMS in text_of(phone.get(link))
+    assert [e[4] for e in entries(app)] == [False, True]  # the first undone, the new in force
+    # And that form sent once more is a double tap of the new claim: refused, once.
+    r = phone.post(form.action, data=form.values())
+    assert r.status_code == 409 and "Cy said already that they paid Bob $4.25" in text_of(r)
+    assert len(entries(app)) == 2
