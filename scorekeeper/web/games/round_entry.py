@@ -11,19 +11,13 @@ from __future__ import annotations
 import functools
 
 from flask import abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
 from ... import services
-from ...forms import (
-    ConfirmForm,
-    JoinForm,
-    VersionedForm,
-    checked_whole,
-    new_submission,
-    options,
-)
+from ...forms import ConfirmForm, JoinForm, checked_whole, new_submission, options
 from ...models import Game
 from ...rules import RecordError, Standings, format_money, get_variant
 from ...rules.plan import Open
@@ -31,7 +25,7 @@ from ...rules.table import joiners_seated
 from ...services.regulars import regulars_of
 from .. import offline
 from .blueprint import bp, game_or_404, with_stamp
-from .round_form import RoundEntry
+from .round_page import RoundEntry
 from .sheet import render_sheet
 
 
@@ -59,40 +53,36 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Resp
     if queued and (done := offline.saved(game_id, request.form.get("submission", ""))):
         return done
     if number is None and s.finished:
-        over = f"This game is over: no more {s.variant.display.round_word}s."
+        over = _("This game is over: no more %(words)s.", words=f"{s.variant.display.round_word}s")
         if queued:
             return offline.refused(over)
         flash(over, "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     entry = RoundEntry.open(game, s, number)
     entry.queued = queued
-    form = VersionedForm()
-    if not form.is_submitted():  # GET and HEAD
-        form.version.data, form.submission.data = str(game.version), new_submission()
+    if not entry.form.is_submitted():  # GET and HEAD
+        entry.form.version.data, entry.form.submission.data = str(game.version), new_submission()
         if entry.editing:
             entry.load_stored()
-        return entry.render(form)
-    if not form.validate_on_submit():
-        entry.errors["general"] = "This form is incomplete: reload the page and try again."
-        return entry.render(form, 400)
-    return _post_round(game, s, entry, form)
+        return entry.render()
+    return _post_round(game, entry)
 
 
-def _post_round(
-    game: Game, s: Standings, entry: RoundEntry, form: VersionedForm
-) -> Response | tuple[str | Response, int]:
+def _post_round(game: Game, entry: RoundEntry) -> Response | tuple[str | Response, int]:
     """Read the posted round, plan it, ask what the plan still asks, save; the form again
     with what was wrong or what to answer."""
-    game_id, queued = game.id, entry.queued
-    data = entry.read(request.form)
+    form = entry.form
     try:
-        if data is None:
-            return entry.render(form, 422)
-        answers = entry.answers(request.form)
-        planned = services.plan_round(game, data, number=entry.target, answers=answers, standings=s)
+        typed = entry.read()
+        if typed is None:
+            return entry.render(entry.status)
+        answers = form.answers()
+        planned = services.plan_round(
+            game, typed, number=entry.target, answers=answers, standings=entry.s
+        )
         if isinstance(planned, Open):
-            return entry.render(form, entry.ask(planned, request.form))
-        entry.show(planned.questions, request.form)
+            return entry.render(entry.ask(planned))
+        entry.ask(planned)  # answered: shown again if the save refuses
         services.save_planned_round(
             game,
             planned,
@@ -101,21 +91,30 @@ def _post_round(
             user=current_user,
         )
     except services.Duplicate as dup:
-        if queued and (done := offline.saved(game_id, form.submission.data)):
-            return done  # stored a moment ago by the same round sent twice at once
-        word = entry.s.variant.display.round_word.capitalize()
-        flash(
-            f"{word} {dup.round_number or entry.number} was already saved (sent twice): it is "
-            "recorded once.",
-            "info",
-        )
-        return redirect(url_for("games.sheet", game_id=game_id))
+        return _sent_twice(game.id, entry, dup.round_number)
     except services.Conflict:
-        return offline.changed_meanwhile() if queued else _conflict(game_id, entry)
+        return offline.changed_meanwhile() if entry.queued else _conflict(game.id, entry)
     except RecordError as exc:
         entry.refuse(exc)
-        return entry.render(form, 422)
-    return _saved(game_id, entry, form.submission.data)
+        return entry.render(422)
+    return _saved(game.id, entry, form.submission.data)
+
+
+def _sent_twice(
+    game_id: int, entry: RoundEntry, number: int | None
+) -> Response | tuple[Response, int]:
+    """The same round sent twice at once: the first saved it; the second says so."""
+    if entry.queued and (done := offline.saved(game_id, entry.form.submission.data)):
+        return done  # stored a moment ago by the same round sent twice at once
+    flash(
+        _(
+            "%(Word)s %(number)s was already saved (sent twice): it is recorded once.",
+            Word=entry.s.variant.display.round_word.capitalize(),
+            number=number or entry.number,
+        ),
+        "info",
+    )
+    return redirect(url_for("games.sheet", game_id=game_id))
 
 
 def _saved(game_id: int, entry: RoundEntry, submission: str) -> Response | tuple[Response, int]:
