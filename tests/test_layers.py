@@ -5,7 +5,7 @@ function (a deferred import), or under ``if TYPE_CHECKING:``. ``from .pkg import
 names the submodule ``pkg.name`` when there is one, else the package ``pkg``.
 
     5  scorekeeper (the app factory), app, cli
-    4  web/, forms, game_form          the pages and their forms
+    4  web/                            the pages and their forms
     3  reports/                        formats what the domain layer hands it
     2  services/                       the domain: nights, games, rounds, ledger...
     1  models, extensions, cache,      the tables and the app's shared objects
@@ -69,7 +69,7 @@ def floor(module: str) -> int:
         return 2
     if top == "reports":
         return 3
-    if top in ("web", "forms", "game_form"):
+    if top == "web":
         return 4
     return 5  # the app factory, app, cli
 
@@ -217,7 +217,7 @@ def test_no_game_rule_is_decided_in_services_or_web() -> None:
     found = sorted(
         f"{module}:{line} {name}"
         for module, (path, _) in MODULES.items()
-        if floor(module) in (2, 4)  # services/, web/ (and the forms)
+        if floor(module) in (2, 4)  # services/, web/ (and its forms)
         for name, line in _names_in(path.read_text(encoding="utf-8"))
         if name in RULE_NAMES
     )

@@ -27,13 +27,13 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from ..extensions import N_, csrf, db, login_manager
-from ..forms import new_submission
 from ..models import TOKEN_MAX, User, UserSession, utcnow
 from ..rules import format_money
 from ..rules.money import use_money_locale
 from ..services import login_from_stamp
 from . import locales
 from .clock import local_moment, local_time
+from .fields import new_submission
 from .headers import PUBLIC_PREFIX, StandardHeaders
 from .offline import wants_json
 from .script_words import script_words

@@ -9,9 +9,9 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required, logout_user
 from werkzeug.wrappers import Response
 
-from ..forms import AccountImportForm, DeleteAccountForm
 from ..models import User, utcnow
 from ..services import accounts
+from .auth_forms import AccountImportForm, DeleteAccountForm
 
 bp = Blueprint("accounts", __name__)
 

@@ -37,15 +37,15 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from werkzeug.wrappers import Response
 
 from ..extensions import N_, db, upsert
-from ..forms import (
+from ..models import User, UserSession, utcnow
+from ..services import logins, mail, resets
+from .auth_forms import (
     ForgotPasswordForm,
     LoginForm,
     PasswordChangeForm,
     ResetPasswordForm,
     SignupForm,
 )
-from ..models import User, UserSession, utcnow
-from ..services import logins, mail, resets
 from .locales import remember_language
 
 bp = Blueprint("auth", __name__)

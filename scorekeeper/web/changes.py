@@ -11,9 +11,9 @@ from typing import TypeVar
 
 from flask import abort, flash, request
 
-from ..forms import checked_whole
 from ..rules import RecordError
 from ..services import Conflict, Refused
+from .fields import checked_whole
 
 T = TypeVar("T")
 RACE = "Something changed at the same moment: try again."

@@ -22,12 +22,12 @@ from werkzeug.wrappers import Response
 
 from .. import services
 from ..extensions import csrf
-from ..forms import ClaimForm
 from ..models import Night
 from ..rules.money import use_money_locale
 from ..services import claims, live, settle
 from .changes import RACE
 from .live import _limited, form_check
+from .settle_forms import ClaimForm
 
 bp = Blueprint("claims", __name__)
 

@@ -7,11 +7,11 @@ from sqlalchemy.orm import selectinload
 
 from .. import services
 from ..extensions import db
-from ..forms import DeleteNightForm
 from ..models import Night
 from ..rules import VARIANTS
 from ..services import keepers
 from .clock import local_today
+from .night_forms import DeleteNightForm
 from .nights import summaries
 
 bp = Blueprint("home", __name__)

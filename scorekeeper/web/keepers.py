@@ -16,10 +16,11 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from .. import services
-from ..forms import KeeperForm, OneTimeForm
 from ..models import Night
 from ..services import keepers, live
+from .fields import OneTimeForm
 from .lan import reach
+from .night_forms import KeeperForm
 from .qr import qr_data_url
 
 bp = Blueprint("keepers", __name__)

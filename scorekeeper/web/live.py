@@ -55,12 +55,12 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import services
 from ..cache import DocumentCache
-from ..forms import OneTimeForm, new_submission
 from ..metrics import LIVE_VIEWS
 from ..models import Game, LiveLink, Night
 from ..reports import book_summary
 from ..rules.money import use_money_locale
 from ..services import ledger, live
+from .fields import OneTimeForm, new_submission
 from .games import game_or_404
 from .games.sheet import SheetView
 from .headers import templates_version, unchanged

@@ -18,17 +18,6 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from .. import services
-from ..forms import (
-    ConfirmForm,
-    DeleteNightForm,
-    NightForm,
-    PaperForm,
-    PersonForm,
-    RenameForm,
-    locale_choices,
-    options,
-    preferred_locale,
-)
 from ..models import Game, Night, Person
 from ..reports import NightSummary, book_summary
 from ..reports.spreadsheets import night_csv
@@ -37,7 +26,9 @@ from ..rules.money import use_money_locale
 from ..services import ledger
 from ..services.regulars import regulars_of
 from .clock import local_today
+from .fields import ConfirmForm, RenameForm, locale_choices, options, preferred_locale
 from .keepers import keepers_section
+from .night_forms import DeleteNightForm, NightForm, PaperForm, PersonForm
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 

@@ -19,13 +19,14 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from ..extensions import db
-from ..forms import HandlesForm, MergeForm, RegularForm, RenameForm, checked_whole
 from ..models import Regular, RegularMerge
 from ..reports import spreadsheets
 from ..rules import format_money
 from ..services import AlreadyCreated, club, stats
 from ..services import regulars as directory
 from .changes import attempt
+from .fields import RenameForm, checked_whole
+from .regular_forms import HandlesForm, MergeForm, RegularForm
 
 bp = Blueprint("regulars", __name__, url_prefix="/regulars")
 

@@ -14,17 +14,6 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from .. import services
-from ..forms import (
-    CarryForm,
-    LocaleForm,
-    PaymentForm,
-    StepForm,
-    TransferForm,
-    checked_whole,
-    locale_choices,
-    locale_names,
-    options,
-)
 from ..models import Night
 from ..reports import book_summary
 from ..reports.pdf import render_summary_text
@@ -32,7 +21,9 @@ from ..rules import RecordError, format_money
 from ..rules.money import rounding_steps, step_label
 from ..services import ledger, settle
 from .changes import RACE, attempt
+from .fields import checked_whole, locale_choices, locale_names, options
 from .nights import night_or_404
+from .settle_forms import CarryForm, LocaleForm, PaymentForm, StepForm, TransferForm
 
 bp = Blueprint("settle", __name__, url_prefix="/nights")
 

@@ -12,11 +12,11 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from ... import services
-from ...forms import VersionedForm, new_submission
 from ...models import Game
 from ...rules import RecordError, Standings, format_money
 from ...rules.plan import Planned
 from ...rules.questions import Answers
+from ..fields import VersionedForm, new_submission
 from .blueprint import bp, game_or_404, with_stamp
 
 

@@ -8,11 +8,11 @@ from flask import render_template, request
 from flask_login import login_required
 
 from ... import services
-from ...forms import checked_whole
 from ...models import Edit, Game
 from ...rules import Standings, get_variant
 from ...rules.hands import hand_text
 from ...services import keepers
+from ..fields import checked_whole
 from .blueprint import bp, game_or_404
 
 HISTORY_PAGE = 50

@@ -10,13 +10,14 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from ... import services
-from ...forms import ConfirmForm, ImportForm, new_submission
 from ...rules import RecordError
 from ...rules.errors import NotJson
 from ...services import ledger
+from ..fields import ConfirmForm, new_submission
 from ..nights import night_or_404
 from ..refusals import refusal_text
 from .blueprint import bp, game_or_404
+from .forms import ImportForm
 
 
 @bp.get("/games/<id:game_id>/export.json")

@@ -17,14 +17,15 @@ from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
 from ... import services
-from ...forms import ConfirmForm, JoinForm, checked_whole, new_submission, options
 from ...models import Game
 from ...rules import RecordError, Standings, format_money, get_variant
 from ...rules.plan import Open
 from ...rules.table import joiners_seated
 from ...services.regulars import regulars_of
 from .. import offline
+from ..fields import ConfirmForm, checked_whole, new_submission, options
 from .blueprint import bp, game_or_404, with_stamp
+from .forms import JoinForm
 from .round_page import RoundEntry
 from .sheet import render_sheet
 

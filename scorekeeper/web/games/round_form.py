@@ -17,12 +17,12 @@ from werkzeug.datastructures import MultiDict
 from wtforms import HiddenField, RadioField, StringField
 from wtforms.validators import StopValidation
 
-from ...forms import VersionedForm, options
 from ...rules import Standings
 from ...rules.cards import RANKS, parse_flipped_card
 from ...rules.hands import parse_hand_field
 from ...rules.questions import Answers, Choice, Question
 from ...rules.table import RoundSeat
+from ..fields import VersionedForm, options
 
 #: The fields that belong to a seat ("hand-3"), the questions' among them.
 BY_SEAT = frozenset({"hand", "cards", "contract", "expiry", "marker", "rejoin"})

@@ -11,11 +11,11 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from ... import services
-from ...game_form import NewGameForm, new_game_form
 from ...models import Night
 from ...rules import VARIANTS, RecordError, Variant
 from ..nights import night_or_404
 from .blueprint import bp
+from .new_game_form import NewGameForm, new_game_form
 
 
 @bp.route("/nights/<id:night_id>/games/new", methods=["GET", "POST"])

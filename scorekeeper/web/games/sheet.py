@@ -15,13 +15,13 @@ from werkzeug.wrappers import Response
 
 from ... import services
 from ...cache import DocumentCache
-from ...forms import checked_whole, new_submission
 from ...models import Game
 from ...reports.chart import game_chart
 from ...rules import Standings, format_money, get_variant
 from ...rules.cards import describe_flipped_card
 from ...rules.display import Fact, cell_marks, legend, rebuy_reached
 from ...rules.table import joiners_seated
+from ..fields import checked_whole, new_submission
 from ..headers import templates_version, unchanged
 from ..streams import stream_url
 from .blueprint import bp, game_or_404, owned_stamp, stamp_or_404, with_stamp

@@ -22,12 +22,12 @@ from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, Field, HiddenField, IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
 
-from .forms import MoneyField, OneTimeForm, WholeRange, options
-from .rules import RecordError, Settings, Variant, name_key
-from .rules.money import decimal_text
-from .rules.names import MAX_NAME_LENGTH, clean_name
-from .rules.rounds import MAX_PLAYERS
-from .rules.settings import SettingSpec
+from ...rules import RecordError, Settings, Variant, name_key
+from ...rules.money import decimal_text
+from ...rules.names import MAX_NAME_LENGTH, clean_name
+from ...rules.rounds import MAX_PLAYERS
+from ...rules.settings import SettingSpec
+from ..fields import MoneyField, OneTimeForm, WholeRange, options
 
 
 # -------------------------------------------------------------------- fields by kind ---
@@ -335,7 +335,7 @@ class NewGameForm(OneTimeForm):
 @cache
 def new_game_form_class(variant_name: str) -> type[NewGameForm]:
     """The new-game form of one game, with a field per setting it declares."""
-    from .rules import get_variant
+    from ...rules import get_variant
 
     variant = get_variant(variant_name)
     attrs = {spec.key: _field_for(spec) for spec in variant.form_settings}
