@@ -17,9 +17,8 @@ The names the views use most are importable from here (``services.create_night``
 """
 
 from .base import (
-    AlreadyCreated,
+    AlreadySent,
     Conflict,
-    Duplicate,
     Recorded,
     Refused,
     recorded,
@@ -60,9 +59,8 @@ from .state import (
 )
 
 __all__ = [
-    "AlreadyCreated",
+    "AlreadySent",
     "Conflict",
-    "Duplicate",
     "GameStamp",
     "Recorded",
     "Refused",

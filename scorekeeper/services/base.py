@@ -1,18 +1,18 @@
 """What every change of the domain layer shares: one transaction that commits or changes
 nothing (``transaction``), the refusals a keeper reads (``Refused``, ``Conflict``,
-``Duplicate``, ``AlreadyCreated``), one-time ids of creating forms (``creating``), and the
-lock and freshness checks of a change to a game (``lock_games``, ``check_fresh``,
-``commit_change``)."""
+``AlreadySent``), one-time ids of creating forms (``creating``), and the
+row lock every change takes first (``lock_rows``), and the freshness checks of a change
+to a game (``check_fresh``, ``commit_change``)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn, ParamSpec, TypeVar, overload
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -56,22 +56,24 @@ class Refused(ValueError):
     sentence for the keeper."""
 
 
-class AlreadyCreated(Exception):
-    """This creating form was already sent (a double tap or a retry): it created
-    ``target_id`` (a night, a game, a person...) the first time, and nothing more now."""
+class AlreadySent(Exception):
+    """This form was sent before (a double tap, a retry after a timeout): it counted once,
+    the first time, and nothing more now. What the first sending made, for the view to
+    lead to: ``kind`` and ``target_id`` (a night, a game, a person...: a creating form's
+    one-time id), or ``round_number`` (a change to a game: the round it saved, if any).
+    Raised by every service a form reaches twice: a creation, a change to a game, money
+    recorded, an account imported."""
 
-    def __init__(self, kind: str, target_id: int) -> None:
-        super().__init__(kind, target_id)
+    def __init__(
+        self,
+        kind: str | None = None,
+        target_id: int | None = None,
+        *,
+        round_number: int | None = None,
+    ) -> None:
+        super().__init__(kind, target_id, round_number)
         self.kind = kind
         self.target_id = target_id
-
-
-class Duplicate(Exception):
-    """This submission was already recorded (a double tap or a retry); ``round_number``
-    is the round it saved (None for a change that is not about one round)."""
-
-    def __init__(self, round_number: int | None = None) -> None:
-        super().__init__(round_number)
         self.round_number = round_number
 
 
@@ -119,7 +121,7 @@ def recorded(game_id: int, submission: str) -> Recorded | None:
 
 # ------------------------------------------------------------- one-time ids ---
 def check_new(user: User, submission: str | None) -> None:
-    """Raise AlreadyCreated when this creating form was sent before."""
+    """Raise AlreadySent when this creating form was sent before."""
     if not submission:
         return
     row = db.session.execute(
@@ -128,17 +130,17 @@ def check_new(user: User, submission: str | None) -> None:
         )
     ).first()
     if row is not None:
-        raise AlreadyCreated(row.kind, row.target_id)
+        raise AlreadySent(row.kind, row.target_id)
 
 
 @contextmanager
 def creating(user: User, submission: str | None) -> Iterator[None]:
     """The body of a service that creates something from a form with a one-time id.
 
-    The id is checked first: a form sent before finds what it created (AlreadyCreated).
+    The id is checked first: a form sent before finds what it created (AlreadySent).
     Then a row that another request wrote first, met at any write of the body (a regular,
     a person, the one-time id itself; in an autoflush before a query as well as at the
-    commit), rolls the whole body back and is answered the same way: AlreadyCreated when
+    commit), rolls the whole body back and is answered the same way: AlreadySent when
     the other request was this very form (a double tap: it committed first), else
     Conflict. No write of a creating service can reach the app's bare 409 page. A
     refusal that what the body makes exists already ("already on tonight's list") is
@@ -184,7 +186,7 @@ def commit_change(game_id: int, submission: str | None, game: Game) -> int: ...
 
 
 def commit_change(game_id: int, submission: str | None, game: Game | None = None) -> int | None:
-    """Commit the change, or raise Duplicate (this submission was recorded already) or
+    """Commit the change, or raise AlreadySent (this submission was recorded already) or
     Conflict (another change came first). With the ``game``: the version committed."""
     try:
         db.session.flush()
@@ -196,42 +198,58 @@ def commit_change(game_id: int, submission: str | None, game: Game | None = None
 
 
 def refuse(game_id: int, submission: str | None) -> NoReturn:
-    """A change that found the game moved on writes nothing and raises Duplicate, when
+    """A change that found the game moved on writes nothing and raises AlreadySent, when
     its submission was recorded already (a double tap or a retry), else Conflict."""
     db.session.rollback()
     recorded = _recorded(game_id, submission)
     if recorded is not False:
-        raise Duplicate(recorded) from None
+        raise AlreadySent(round_number=recorded) from None
     raise Conflict from None
 
 
 def check_fresh(game: Game, expected_version: int | None, submission: str | None) -> None:
-    """Before a change to ``game``: lock its row (see ``lock_games``), then raise
-    Duplicate when ``submission`` was recorded already, Conflict when the game is no
+    """Before a change to ``game``: lock its row (``lock_rows``), then raise
+    AlreadySent when ``submission`` was recorded already, Conflict when the game is no
     longer at ``expected_version`` or changed since it was loaded. A recorded submission
     moved the version on (a change with a submission always bumps it, in the same
     commit), so while the version is still the one expected no query for it is needed."""
-    now = lock_games([game.id]).get(game.id)
+    lock_rows(Game, [game.id])
+    now = db.session.scalar(select(Game.version).where(Game.id == game.id))
     if expected_version is not None and game.version == expected_version == now:
         return
     recorded = _recorded(game.id, submission)
     if recorded is not False:
-        raise Duplicate(recorded)
+        raise AlreadySent(round_number=recorded)
     if expected_version is not None or now != game.version:
         raise Conflict
 
 
-def lock_games(game_ids: Sequence[int]) -> dict[int, int]:
-    """Lock the games' rows, in id order, before anything of theirs is written, and give
-    their versions as committed now. Every change to a game takes this lock first, so
-    two changes to one game never wait for each other's rows in opposite orders (which
-    PostgreSQL ends as a deadlock: a 500 for one keeper); the second waits here until the
-    first has committed, then sees the new version. SQLite locks the whole database for
-    a write, and renders no FOR UPDATE."""
-    rows = db.session.execute(
-        select(Game.id, Game.version)
-        .where(Game.id.in_(sorted(game_ids)))
-        .order_by(Game.id)
-        .with_for_update()
-    ).all()
-    return {row.id: row.version for row in rows}
+def lock_rows(model: Any, ids: Iterable[int], *, reread: bool = False) -> None:
+    """Lock these rows of ``model``, in id order, as the first thing a change writes: a
+    second change to the same rows waits here until the first has committed, then reads
+    what it wrote. Every change takes its lock this way (a game's, a night's, a keeper's
+    row), so two changes never wait for each other's rows in opposite orders (which
+    PostgreSQL ends as a deadlock: a 500 for one keeper).
+
+    PostgreSQL: ``SELECT ... FOR NO KEY UPDATE``, the row lock an UPDATE takes (it does not
+    hold back a row being added that refers to the locked one). SQLite renders no FOR
+    UPDATE and locks the whole database for a write: an UPDATE that changes nothing takes
+    that lock. ``reread``: objects loaded before are read again."""
+    wanted = sorted(set(ids))
+    if wanted:
+        if db.session.get_bind().dialect.name == "postgresql":
+            db.session.execute(
+                select(model.id)
+                .where(model.id.in_(wanted))
+                .order_by(model.id)
+                .with_for_update(key_share=True)
+            )
+        else:
+            db.session.execute(
+                update(model)
+                .where(model.id.in_(wanted))
+                .values(id=model.id)
+                .execution_options(synchronize_session=False)
+            )
+    if reread:
+        db.session.expire_all()

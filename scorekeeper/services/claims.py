@@ -21,7 +21,7 @@ from ..extensions import db
 from ..models import LedgerEntry, Night, utcnow
 from ..rules import format_money
 from . import settle
-from .base import Refused, transaction
+from .base import AlreadySent, Refused, lock_rows, transaction
 from .ledger import CLAIM, night_book
 
 
@@ -31,14 +31,14 @@ def claim_paid(
 ) -> str:
     """Record that the payer says they paid the transfer to the payee, as the players'
     page showed it; refused in a sentence when it moved since. Returns what was said."""
-    settle.lock_nights([night.id])
+    lock_rows(Night, [night.id], reread=True)
     earlier = db.session.scalars(
         select(LedgerEntry).where(
             LedgerEntry.night_id == night.id, LedgerEntry.submission == submission
         )
     ).first()
     if earlier is not None and earlier.undone_at is None:
-        raise settle.AlreadyRecorded
+        raise AlreadySent()
     stored: str | None = None if earlier is not None else submission  # taken back: new
     settle.room(night)
     book = night_book(night)
@@ -59,7 +59,7 @@ def claim_paid(
 def take_back(night: Night, claim_id: int) -> str:
     """The player takes their "I paid" back (from the players' page): undone, kept. A
     claim the keeper confirmed stays; the keeper undoes the payment on the settle page."""
-    settle.lock_nights([night.id])
+    lock_rows(Night, [night.id], reread=True)
     book = night_book(night)
     claim = next((c for c in book.claims if c.id == claim_id), None)
     if claim is None:

@@ -64,7 +64,7 @@ def create_game(
     submission: str | None = None,
 ) -> Game:
     """Check the record with the engine, then store the game (and its rounds on import).
-    The same ``submission`` sent twice stores the game once (AlreadyCreated)."""
+    The same ``submission`` sent twice stores the game once (AlreadySent)."""
     with creating(user, submission):
         _check_room_for_games(night)
         record, standings = _checked_record(night, variant, players, first_dealer, settings,

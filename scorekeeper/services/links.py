@@ -66,7 +66,7 @@ def renew(
 ) -> Link:
     """A new link in force, the old one (if any) off, in one commit: whoever had the old
     link gets nothing more. The form's one-time id makes a second post of it (a double
-    tap) renew nothing more (AlreadyCreated): the link the first made stays."""
+    tap) renew nothing more (AlreadySent): the link the first made stays."""
     with creating(user, submission):
         found = in_force(model, **opens)
         if found is not None:

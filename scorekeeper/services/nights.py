@@ -37,7 +37,7 @@ from .base import (
     commit_created,
     commit_plain,
     creating,
-    lock_games,
+    lock_rows,
     transaction,
 )
 from .keepers import kept_by
@@ -171,7 +171,7 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
         return
     if any(p.name_key == name_key(new) and p is not person for p in night.people):
         raise Refused(f"{new} is already on tonight's list")
-    lock_games([game.id for game in night.all_games])
+    lock_rows(Game, [game.id for game in night.all_games])
     for game in night.all_games:
         seated = any(s.person_id == person.id for s in game.seats)
         waiting = [n for n in game.pending_joins if person.name_key in _join_keys(n)]
@@ -211,7 +211,7 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
 @transaction
 def delete_night(night: Night, *, user: User) -> None:
     """Delete a night: it leaves the list of nights, and can be restored from there."""
-    lock_games([game.id for game in night.all_games])
+    lock_rows(Game, [game.id for game in night.all_games])
     night.deleted_at = utcnow()
     for game in night.all_games:
         mark_changed(game)
@@ -225,7 +225,7 @@ def restore_night(night: Night, *, user: User) -> list[str]:
     the carry meanwhile, so putting it back would charge the debt twice. Those stay
     undone (by this restore, kept), and the debt is on the night it came from. Returns
     what was not put back, in words."""
-    lock_games([game.id for game in night.all_games])
+    lock_rows(Game, [game.id for game in night.all_games])
     kept_back = _carries_settled_meanwhile(night)
     for entry in kept_back:
         entry.undone_at = utcnow()
@@ -316,7 +316,7 @@ def set_locale(night: Night, locale: str) -> None:
     marked changed, so no page or PDF drawn in the old way is served again."""
     if locale == night.locale:
         return
-    lock_games([game.id for game in night.all_games])
+    lock_rows(Game, [game.id for game in night.all_games])
     night.locale = locale
     for game in night.all_games:
         mark_changed(game)

@@ -14,8 +14,9 @@ that exact name only when it has no ways to pay; the owner may merge the two lat
 
 Every function that changes data is one transaction (``base.transaction``). Merging,
 undoing a merge and attaching a person to a regular take the keeper's lock first
-(``lock_keeper``), so a merge never races another merge (no loop: X into Y while Y goes
-into X) or a person being added (who would land on the entry merged away).
+(``lock_rows`` of the keeper's row), so a merge never races another merge (no loop: X
+into Y while Y goes into X) or a person being added (who would land on the entry merged
+away).
 """
 
 from __future__ import annotations
@@ -31,24 +32,19 @@ from ..extensions import db, upsert
 from ..models import LedgerEntry, Night, PaymentHandle, Person, Regular, RegularMerge, User, utcnow
 from ..rules import name_key
 from ..rules.names import clean_name
-from .base import Conflict, Refused, commit_created, commit_plain, creating, transaction
+from .base import (
+    Conflict,
+    Refused,
+    commit_created,
+    commit_plain,
+    creating,
+    lock_rows,
+    transaction,
+)
 from .payments import HandleError, clean_handle
 
 MAX_HANDLES = 6
 MAX_HOPS = 4  # merged_into_id is kept flat (one hop); more means a stored loop
-
-
-def lock_keeper(owner_id: int) -> None:
-    """Take the keeper's row before changing which regular anyone belongs to: the first
-    write of the transaction (PostgreSQL locks the row, SQLite the database), so merges,
-    undone merges and people being added for one keeper take turns. Regulars are read
-    afresh after it (``populate_existing``), never from what was loaded before."""
-    db.session.execute(
-        update(User)
-        .where(User.id == owner_id)
-        .values(email=User.email)
-        .execution_options(synchronize_session=False)
-    )
 
 
 def _fresh(regular_id: int) -> Regular | None:
@@ -105,7 +101,7 @@ def regular_for(owner_id: int, name: str) -> Regular:
     transaction of the change that needs it; see ``add_missing_regulars``). Found under the
     keeper's lock: a merge committed meanwhile is seen, and none can start until this
     change commits."""
-    lock_keeper(owner_id)
+    lock_rows(User, [owner_id])
     found = find_regular(owner_id, name)
     if found is None:
         add_missing_regulars(owner_id, [name])
@@ -123,7 +119,7 @@ def add_missing_regulars(owner_id: int, names: Sequence[str]) -> None:
     bring one new name at once (a double tap, two phones) never conflict over it. Rows
     are written in the order of their keys, so two such statements never wait for each
     other's rows in opposite orders (a deadlock, on PostgreSQL)."""
-    lock_keeper(owner_id)
+    lock_rows(User, [owner_id])
     batch: dict[str, str] = {}
     for name in names:
         if match_key(name) not in batch and find_regular(owner_id, name) is None:
@@ -204,7 +200,7 @@ def _co_keepers_regular(owner_id: int, typed: str) -> Regular:
     """A regular for a name a co-keeper typed that is not on the night: the owner's of
     that exact name when it shows nothing (no ways to pay), else one of its own, made
     now (its name marked with ``*`` while the owner has that name)."""
-    lock_keeper(owner_id)
+    lock_rows(User, [owner_id])
     name = typed
     while True:
         found = live_regular(
@@ -228,7 +224,7 @@ def _co_keepers_regular(owner_id: int, typed: str) -> Regular:
 @transaction
 def add_regular(owner: User, raw_name: str, *, submission: str | None = None) -> Regular:
     """A regular added by hand. The same ``submission`` sent twice adds them once
-    (AlreadyCreated); a name that is one of the keeper's regulars already (forgivingly,
+    (AlreadySent); a name that is one of the keeper's regulars already (forgivingly,
     or made by another phone at the same moment) is refused."""
     name = clean_name(raw_name, what="name")
     try:
@@ -289,7 +285,7 @@ def merge_regulars(keep: Regular, gone: Regular, *, user: User) -> RegularMerge:
     keep_id, gone_id = keep.id, gone.id
     if keep_id == gone_id or owner_id != gone.owner_id:
         raise Refused("choose two different regulars")
-    lock_keeper(owner_id)
+    lock_rows(User, [owner_id])
     fresh_keep, fresh_gone = _fresh(keep_id), _fresh(gone_id)
     assert fresh_keep is not None and fresh_gone is not None
     keep, gone = fresh_keep, fresh_gone
@@ -345,7 +341,7 @@ def undo_merge(merge_id: int, *, owner: User) -> RegularMerge:
     kept regular since stay with it), which is a regular of its own again. Refused while
     the kept regular is itself merged into another (undo that first). A second tap
     finds it undone and changes nothing."""
-    lock_keeper(owner.id)
+    lock_rows(User, [owner.id])
     merge = db.session.get(RegularMerge, merge_id, populate_existing=True)
     if merge is None or merge.owner_id != owner.id:
         raise Refused("That merge is not one of yours.")
@@ -398,7 +394,7 @@ def set_handles(regular: Regular, handles: Sequence[tuple[str, str]]) -> None:
     """Replace the regular's payment handles (kind, handle), in the order given; raises
     Refused naming the bad one, changing nothing. Under the keeper's lock: the same form
     sent twice at once stores the handles once."""
-    lock_keeper(regular.owner_id)
+    lock_rows(User, [regular.owner_id])
     regular = _fresh(regular.id) or regular
     cleaned = []
     for i, (kind, raw) in enumerate(handles, 1):

@@ -76,7 +76,7 @@ def save_planned_round(
     user: User,
 ) -> Standings:
     """Add or replace the planned round; everything after it is recomputed by the replay.
-    Raises RecordError (naming the round it breaks), Conflict or Duplicate, writing
+    Raises RecordError (naming the round it breaks), Conflict or AlreadySent, writing
     nothing. The standings it makes are kept for the sheet shown after the redirect."""
     if (
         plan.appends

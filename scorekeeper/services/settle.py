@@ -5,12 +5,12 @@ entry, and the night's rounding step.
 Every change is one transaction that locks the night's row first (and the target's, for a
 carry, in id order): two phones recording money on one night take turns, and each sees
 what the other recorded. Every form carries a one-time id: sent twice, it counts once
-(:class:`AlreadyRecorded`). What is still to pay is read from :func:`ledger.night_book`.
+(``AlreadySent``). What is still to pay is read from :func:`ledger.night_book`.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
@@ -20,7 +20,7 @@ from ..rules import format_money
 from ..rules.money import rounding_steps
 from ..rules.settings import MAX_MONEY_CENTS
 from . import ledger
-from .base import Conflict, Refused, transaction
+from .base import AlreadySent, Conflict, Refused, lock_rows, transaction
 from .keepers import kept_by
 from .ledger import (
     CARRY,
@@ -32,25 +32,6 @@ from .ledger import (
     OpenTransfer,
     night_book,
 )
-
-
-class AlreadyRecorded(Exception):
-    """This money form was sent before (a double tap or a retry): it counted once."""
-
-
-def lock_nights(night_ids: list[int]) -> None:
-    """Take the nights' rows, in id order, before reading what a change checks: the first
-    write of the transaction (PostgreSQL locks the rows; SQLite the database), so a second
-    change to the same night waits here and then reads what the first recorded. Objects
-    loaded before are read again."""
-    for night_id in sorted(set(night_ids)):
-        db.session.execute(
-            update(Night)
-            .where(Night.id == night_id)
-            .values(locale=Night.locale)
-            .execution_options(synchronize_session=False)
-        )
-    db.session.expire_all()
 
 
 def room(night: Night, adding: int = 1) -> None:
@@ -70,7 +51,7 @@ def check_new(night: Night, submission: str | None) -> None:
             LedgerEntry.night_id == night.id, LedgerEntry.submission == submission
         )
     ):
-        raise AlreadyRecorded
+        raise AlreadySent()
 
 
 def _snapshot(book: NightBook) -> dict[str, int]:
@@ -145,7 +126,7 @@ def settle_transfer(
     Returns the transfer as it was and the amount recorded."""
     if kind not in (PAYMENT, WRITE_OFF):
         raise Refused("Choose Mark paid or Write off.")
-    lock_nights([night.id])
+    lock_rows(Night, [night.id], reread=True)
     check_new(night, submission)
     room(night)
     book = night_book(night)
@@ -196,7 +177,7 @@ def record_payment(
 ) -> str:
     """Record any payment between two people of the night: a partial payment, cash, more
     than was owed (then the difference is owed back). Returns the sentence recorded."""
-    lock_nights([night.id])
+    lock_rows(Night, [night.id], reread=True)
     check_new(night, submission)
     book = night_book(night)
     if payer_id not in book.names or payee_id not in book.names:
@@ -232,7 +213,7 @@ def carry_open(
     later night of the keeper's in the same currency: there each payer owes the payee
     that amount on top of its games. ``plan``: the stamp of the plan the page showed;
     refused when the plan was drawn again since. Returns the amount carried."""
-    lock_nights([night.id, target.id])
+    lock_rows(Night, [night.id, target.id], reread=True)
     check_new(night, submission)
     if target.id == night.id or target.owner_id != night.owner_id or target.deleted_at:
         raise Refused("Choose another of your nights to carry into.")
@@ -284,7 +265,9 @@ def undo_entry(night: Night, entry_id: int, *, user: User) -> EntryLine:
     found = db.session.get(LedgerEntry, entry_id)
     if found is None or night.id not in (found.night_id, found.to_night_id):
         raise Refused("That entry is not one of this night's.")
-    lock_nights([found.night_id, *([found.to_night_id] if found.to_night_id else [])])
+    lock_rows(
+        Night, [found.night_id, *([found.to_night_id] if found.to_night_id else [])], reread=True
+    )
     book = night_book(night)
     if found.kind == CLAIM:
         return _undo_claim(book, entry_id, user)
@@ -314,7 +297,7 @@ def _undo_claim(book: NightBook, entry_id: int, user: User) -> EntryLine:
 def set_settle_unit(night: Night, unit: int) -> None:
     if unit not in rounding_steps(night.currency):
         raise Refused("Choose how to round: exactly, or one of the steps offered.")
-    lock_nights([night.id])
+    lock_rows(Night, [night.id], reread=True)
     night.settle_unit = unit
     commit(night, None)
 

@@ -389,7 +389,7 @@ def mark_changed(game: Game) -> None:
 
 # A round added at the end counts the game's version up first, only if it is still the one
 # the round was planned on: the first write of the change, which locks the game's row as
-# ``lock_games`` does. ``rewritten`` stays (see ``Game.rewritten``).
+# ``lock_rows`` does. ``rewritten`` stays (see ``Game.rewritten``).
 _GAMES = cast(Table, Game.__table__)
 _ROUNDS = cast(Table, GameRound.__table__)
 _EDITS = cast(Table, Edit.__table__)
@@ -419,7 +419,7 @@ def append_round(
     """Add round ``number`` (``stored``, its record object) at the end of a game that
     nobody joins in, the game then at ``standings``: the game's version counted up (if it
     is still the one the round was planned on), the round and its history entry inserted,
-    in three statements and without the ORM's unit of work. Raises Duplicate or Conflict
+    in three statements and without the ORM's unit of work. Raises AlreadySent or Conflict
     (when the version moved on), writing nothing."""
     game_id, created_at, version = game.id, game.created_at, game.version
     after = json.dumps(stored)

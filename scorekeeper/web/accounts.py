@@ -10,7 +10,7 @@ from flask_login import current_user, login_required, logout_user
 from werkzeug.wrappers import Response
 
 from ..models import User, utcnow
-from ..services import accounts
+from ..services import AlreadySent, accounts
 from .auth_forms import AccountImportForm, DeleteAccountForm
 
 bp = Blueprint("accounts", __name__)
@@ -55,7 +55,7 @@ def import_account() -> Response | tuple[str, int]:
         return _import_page(form, _("Choose the account file (.zip) to import."), 422)
     try:
         done = accounts.import_account(_user(), upload.read(), submission=form.submission.data)
-    except accounts.AlreadyImported:
+    except AlreadySent:
         flash(_("That file was already imported (sent twice): here it is, once."), "info")
         return redirect(url_for("home.index"))
     except accounts.ImportRefused as exc:

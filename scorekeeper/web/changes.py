@@ -1,6 +1,8 @@
 """How a view carries out a change a keeper asked for on a small form (mark paid, carry,
-rename, ways to pay...): one service call; on success its sentence, on a refusal or a
-race the reason, as a flash for the page the view redirects to. The CSRF token of every
+rename, ways to pay, a link renewed, the last round removed...): one service call; on
+success its sentence, on a refusal or a race the reason, on a form sent twice
+(``AlreadySent``) what the first sending did, as a flash for the page the view redirects
+to. The CSRF token of every
 POST is checked before any view runs (``CSRFProtect``)."""
 
 from __future__ import annotations
@@ -12,22 +14,38 @@ from typing import TypeVar
 from flask import abort, flash, request
 
 from ..rules import RecordError
-from ..services import Conflict, Refused
+from ..services import AlreadySent, Conflict, Refused
 from .fields import checked_whole
 
 T = TypeVar("T")
 RACE = "Something changed at the same moment: try again."
+RENEWED = "Renewed already (sent twice): the link below is the new one."
 
 
-def attempt(change: Callable[[], T], done: Callable[[T], str]) -> tuple[bool, T | None]:
-    """``change()``, then flash ``done(result)``: (True, result). A refusal or a race
-    flashes why: (False, None)."""
+def attempt(
+    change: Callable[[], T],
+    done: Callable[[T], str],
+    *,
+    again: Callable[[AlreadySent], str] | None = None,
+    race: str = "",
+    level: str = "success",
+) -> tuple[bool, T | None]:
+    """``change()``, then flash ``done(result)`` (as ``level``): (True, result). A refusal
+    or a race flashes why (``race``: the sentence for a race, else ``RACE``): (False,
+    None). A form sent twice flashes ``again(sent)`` as news, (False, None); without
+    ``again`` it is the caller's to answer (it leads to what the first sending made)."""
     try:
         result = change()
-    except (RecordError, Refused, Conflict) as exc:
-        flash(str(exc) or RACE, "error")
+    except AlreadySent as sent:
+        if again is None:
+            raise
+        flash(again(sent), "info")
         return False, None
-    flash(done(result), "success")
+    except (RecordError, Refused, Conflict) as exc:
+        flash(str(exc) or race or RACE, "error")
+        return False, None
+    if said := done(result):
+        flash(said, level)
     return True, result
 
 

@@ -24,7 +24,7 @@ from .. import services
 from ..extensions import csrf
 from ..models import Night
 from ..rules.money import use_money_locale
-from ..services import claims, live, settle
+from ..services import claims, live
 from .changes import RACE
 from .live import _limited, form_check
 from .settle_forms import ClaimForm
@@ -78,7 +78,7 @@ def claim(token: str) -> Response | tuple[str, int]:
         claims.claim_paid(
             night, payer, payee, seen, plan=form.plan.data, submission=form.submission.data
         )
-    except settle.AlreadyRecorded:
+    except services.AlreadySent:
         pass  # a double tap: the first one counted
     except services.Refused as exc:
         return _said(token, night, str(exc), 409)

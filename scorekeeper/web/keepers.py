@@ -9,6 +9,8 @@ answers the same 404. Everything else here is the owner's alone."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -18,6 +20,7 @@ from werkzeug.wrappers import Response
 from .. import services
 from ..models import Night
 from ..services import keepers, live
+from .changes import RENEWED, attempt
 from .fields import OneTimeForm
 from .lan import reach
 from .night_forms import KeeperForm
@@ -100,20 +103,16 @@ def change_link(night_id: int, change: str) -> Response:
     Each is idempotent: a second tap of Make finds the link, of Off finds it off, and
     of Renew (its form's one-time id) renews nothing more."""
     night = _own_night(night_id)
-    try:
-        if change == "renew":
-            form = OneTimeForm()
-            if not form.validate_on_submit():
-                abort(400)
-            keepers.renew(night.id, user=current_user, submission=form.submission.data)
-        else:
-            (keepers.open_link if change == "open" else keepers.turn_off)(night.id)
-    except services.AlreadyCreated:
-        flash("Renewed already (sent twice): the link below is the new one.", "info")
-    except services.Conflict:
-        flash("Something changed at the same moment: try again.", "error")
+    if change == "renew":
+        form = OneTimeForm()
+        if not form.validate_on_submit():
+            abort(400)
+        run: Callable[[], object] = partial(
+            keepers.renew, night.id, user=current_user, submission=form.submission.data
+        )
     else:
-        flash(CHANGES[change], "info")
+        run = partial(keepers.open_link if change == "open" else keepers.turn_off, night.id)
+    attempt(run, lambda _: CHANGES[change], again=lambda _: RENEWED, level="info")
     return _back(night.id)
 
 

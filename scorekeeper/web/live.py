@@ -43,7 +43,6 @@ from flask import (
     Response,
     abort,
     current_app,
-    flash,
     make_response,
     redirect,
     render_template,
@@ -60,6 +59,7 @@ from ..models import Game, LiveLink, Night
 from ..reports import book_summary
 from ..rules.money import use_money_locale
 from ..services import ledger, live
+from .changes import RENEWED, attempt
 from .fields import OneTimeForm, new_submission
 from .games import game_or_404
 from .games.sheet import SheetView
@@ -342,15 +342,7 @@ def _changed(change: str, target: dict[str, Any]) -> BaseResponse:
     changes: dict[str, Callable[..., object]] = {"renew": _renew, "off": live.turn_off}
     done = changes.get(change, live.open_link)
     what = CHANGES.get(change, "")
-    try:
-        done(**target)
-    except services.AlreadyCreated:
-        flash("Renewed already (sent twice): the link below is the new one.", "info")
-    except services.Conflict:
-        flash("Something changed at the same moment: try again.", "error")
-    else:
-        if what:
-            flash(what, "info")
+    attempt(lambda: done(**target), lambda _: what, again=lambda _: RENEWED, level="info")
     page = "live.game_link" if "game_id" in target else "live.night_link"
     return redirect(url_for(page, **target))
 

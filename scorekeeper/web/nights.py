@@ -89,7 +89,7 @@ def new() -> str | Response | tuple[str, int]:
                 ),
                 submission=form.submission.data,
             )
-        except services.AlreadyCreated as done:
+        except services.AlreadySent as done:
             flash("That night was already started (sent twice): here it is, once.", "info")
             return redirect(url_for("nights.show", night_id=done.target_id))
         except services.Conflict:
@@ -147,7 +147,7 @@ def add_person(night_id: int) -> str | Response | tuple[str, int]:
             services.add_person(
                 night, form.name.data, user=current_user, submission=form.submission.data
             )
-        except services.AlreadyCreated:
+        except services.AlreadySent:
             flash("Already added (sent twice): on the list once.", "info")
             return redirect(url_for("nights.show", night_id=night_id))
         except (RecordError, services.Refused) as exc:

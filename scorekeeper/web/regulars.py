@@ -22,7 +22,7 @@ from ..extensions import db
 from ..models import Regular, RegularMerge
 from ..reports import spreadsheets
 from ..rules import format_money
-from ..services import AlreadyCreated, club, stats
+from ..services import AlreadySent, club, stats
 from ..services import regulars as directory
 from .changes import attempt
 from .fields import RenameForm, checked_whole
@@ -96,7 +96,7 @@ def add() -> Response:
             ),
             lambda r: f"{r.name} added to your regulars." if r else "",
         )
-    except AlreadyCreated as done:  # a double tap: the first one added them
+    except AlreadySent as done:  # a double tap: the first one added them
         flash("Already added (sent twice): one of your regulars once.", "info")
         return redirect(url_for("regulars.show", regular_id=done.target_id))
     if regular is None:

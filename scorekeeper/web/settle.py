@@ -97,10 +97,7 @@ def _done(night_id: int) -> Response:
 
 def _record(change: Any, done: Any, night_id: int) -> Response:
     """Carry out a ledger change; a repeat of a form already recorded says so."""
-    try:
-        attempt(change, done)
-    except settle.AlreadyRecorded:
-        flash("Already recorded (sent twice): it counts once.", "info")
+    attempt(change, done, again=lambda _: "Already recorded (sent twice): it counts once.")
     return _done(night_id)
 
 
@@ -162,7 +159,7 @@ def pay(night_id: int) -> str | Response | tuple[str, int]:
                 night, payer, payee, form.amount.cents,
                 user=current_user, submission=form.submission.data,
             )  # fmt: skip
-        except settle.AlreadyRecorded:
+        except services.AlreadySent:
             flash("Already recorded (sent twice): it counts once.", "info")
             return _done(night_id)
         except (services.Refused, RecordError) as exc:

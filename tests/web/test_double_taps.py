@@ -192,7 +192,7 @@ def test_a_creating_form_sent_twice_lands_on_one_thing(
     elif order == "between":
         # The first post looked up "Zed" (new to the keeper) and found nobody; the other
         # starts then. It waits for the keeper's lock the first one holds (taken before
-        # the look-up: services.regulars.lock_keeper), then lands on what the first made.
+        # the look-up: services.base.lock_rows of the keeper), then lands on what the first made.
         _hook(monkeypatch, regulars, "find_regular", after=other.start)
     else:
         _signal_checks(monkeypatch, other)

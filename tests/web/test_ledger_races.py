@@ -116,7 +116,7 @@ def test_the_same_carry_sent_twice_at_once_records_once(app, nights):
             app,
             *(lambda s, t, u, n=n: settle.carry_open(s, t, user=u, submission=f"same-{n}"),) * 2,
         )
-        assert sorted(type(r).__name__ for r in results) == ["AlreadyRecorded", "int"], results
+        assert sorted(type(r).__name__ for r in results) == ["AlreadySent", "int"], results
         assert len([e for e in _entries(app) if e[4]]) == 2
         _undo_all(app)
 

@@ -130,19 +130,19 @@ def test_a_rename_racing_a_round_save_answers_with_a_sentence(keeper, client, ap
     night = keeper.night(["Ann", "Bob"])
     game = keeper.game(night, "rummy", ["Ann", "Bob"])
     assert keeper.enter(game, "Ann", {"Bob": 5}).status_code == 302
-    real = nights.lock_games
+    real = nights.lock_rows
 
-    def another_phone_saves_meanwhile(game_ids):
+    def another_phone_saves_meanwhile(model, ids, **kwargs):
         # Another worker commits a change to the game after this rename loaded it, just
         # before the rename locks it (once locked, the other worker would wait instead).
         with db.engine.begin() as conn:
             conn.execute(
                 text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": game}
             )
-        monkeypatch.setattr(nights, "lock_games", real)
-        return real(game_ids)
+        monkeypatch.setattr(nights, "lock_rows", real)
+        return real(model, ids, **kwargs)
 
-    monkeypatch.setattr(nights, "lock_games", another_phone_saves_meanwhile)
+    monkeypatch.setattr(nights, "lock_rows", another_phone_saves_meanwhile)
     r = rename(keeper, app, night, "Bob", "Rob")
     assert r.status_code == 409
     assert "changed at the same moment" in text_of(r)

@@ -29,13 +29,12 @@ holds), in one transaction (``importing``).
 from .checks import ImportRefused, check_file
 from .deleting import delete_account
 from .export import FORMAT, export_account
-from .importing import AlreadyImported, holdings, import_account
+from .importing import holdings, import_account
 from .operators import AccountLine, accounts, find_user, set_disabled
 
 __all__ = [
     "FORMAT",
     "AccountLine",
-    "AlreadyImported",
     "ImportRefused",
     "accounts",
     "check_file",

@@ -27,7 +27,7 @@ from ...models import (
     User,
     UserSession,
 )
-from ..regulars import lock_keeper
+from ..base import lock_rows
 
 
 # ------------------------------------------------------------------- deleting ---
@@ -39,7 +39,7 @@ def delete_account(user: User) -> None:
     and keeper links then answer as unknown ones."""
     user_id, email = user.id, user.email
     try:
-        lock_keeper(user_id)
+        lock_rows(User, [user_id])
         nights = select(Night.id).where(Night.owner_id == user_id).scalar_subquery()
         games = select(Game.id).where(Game.night_id.in_(nights)).scalar_subquery()
         regulars = select(Regular.id).where(Regular.owner_id == user_id).scalar_subquery()

@@ -26,13 +26,9 @@ from ...models import (
 )
 from ...rules import name_key
 from .. import ledger
-from ..regulars import lock_keeper
+from ..base import AlreadySent, lock_rows
 from .checks import ImportRefused, check_file
 from .plan import Plan, count
-
-
-class AlreadyImported(Exception):
-    """This import form was sent before (a double tap): it imported the file then."""
 
 
 def holdings(user: User) -> tuple[int, int]:
@@ -50,7 +46,7 @@ def _may_import(user: User, submission: str | None) -> None:
     if submission and db.session.scalar(
         select(Submission.id).where(Submission.user_id == user.id, Submission.token == submission)
     ):
-        raise AlreadyImported
+        raise AlreadySent("account", user.id)
     nights, regulars = holdings(user)
     if nights or regulars:
         raise ImportRefused(
@@ -63,12 +59,12 @@ def _may_import(user: User, submission: str | None) -> None:
 def import_account(user: User, data: bytes, *, submission: str | None = None) -> str:
     """Restore an exported account into ``user``'s, which must have no nights and no
     regulars; one transaction. Returns what was imported, in words. ImportRefused (and
-    nothing changed) for a file that is not whole and right; AlreadyImported when this
+    nothing changed) for a file that is not whole and right; AlreadySent when this
     form (``submission``) was sent before."""
     try:
         _may_import(user, submission)  # cheap, before the file is read
         plan = check_file(data)
-        lock_keeper(user.id)  # one import (or merge) of the account at a time
+        lock_rows(User, [user.id])  # one import (or merge) of the account at a time
         _may_import(user, submission)  # again, under the lock
         write_plan(user, plan)
         if submission:

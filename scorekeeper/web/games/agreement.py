@@ -103,7 +103,7 @@ def split(game_id: int) -> Response | tuple[str, int] | str:
             submission=form.submission.data,
             user=current_user,
         )
-    except services.Duplicate:
+    except services.AlreadySent:
         flash("The split was already saved (sent twice): it is recorded once.", "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     except services.Conflict:

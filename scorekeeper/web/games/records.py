@@ -46,7 +46,7 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
                 night, text or form.record.data or "", user=current_user,
                 submission=form.submission.data,
             )  # fmt: skip
-        except services.AlreadyCreated as done:
+        except services.AlreadySent as done:
             flash("That record was already imported (sent twice): here it is, once.", "info")
             return redirect(url_for("games.sheet", game_id=done.target_id))
         except services.Conflict:
@@ -97,7 +97,7 @@ def delete(game_id: int) -> str | Response:
             submission=form.submission.data,
             user=current_user,
         )
-    except services.Duplicate:
+    except services.AlreadySent:
         flash("That game was already deleted (sent twice).", "info")
     except services.Conflict:
         flash("The game changed on another phone: it was not deleted. Check it first.", "error")
@@ -126,7 +126,7 @@ def restore(game_id: int) -> Response:
             submission=form.submission.data,
             user=current_user,
         )
-    except services.Duplicate:
+    except services.AlreadySent:
         flash("That game was already restored (sent twice).", "info")
     except services.Conflict:
         flash("The game changed at the same moment: try again.", "error")

@@ -23,6 +23,7 @@ from ...rules.plan import Open
 from ...rules.table import joiners_seated
 from ...services.regulars import regulars_of
 from .. import offline
+from ..changes import attempt
 from ..fields import ConfirmForm, checked_whole, new_submission, options
 from .blueprint import bp, game_or_404, with_stamp
 from .forms import JoinForm
@@ -91,7 +92,7 @@ def _post_round(game: Game, entry: RoundEntry) -> Response | tuple[str | Respons
             submission=form.submission.data,
             user=current_user,
         )
-    except services.Duplicate as dup:
+    except services.AlreadySent as dup:
         return _sent_twice(game.id, entry, dup.round_number)
     except services.Conflict:
         return offline.changed_meanwhile() if entry.queued else _conflict(game.id, entry)
@@ -159,22 +160,22 @@ def remove_last(game_id: int) -> Response:
     form = ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
-    try:
-        number = services.remove_last_round(
+    word = get_variant(game.variant).display.round_word
+    attempt(
+        lambda: services.remove_last_round(
             game,
             expected_version=form.version_number(),
             submission=form.submission.data,
             user=current_user,
-        )
-    except services.Duplicate:
-        flash(f"That {get_variant(game.variant).display.round_word} was already removed.", "info")
-    except services.Conflict:
-        flash("The game changed on another phone: nothing was removed. Check the sheet.", "error")
-    except (RecordError, services.Refused) as exc:
-        flash(str(exc), "error")
-    else:
-        word = get_variant(game.variant).display.round_word.capitalize()
-        flash(f"{word} {number} removed (it stays in the history).", "success")
+        ),
+        lambda number: _(
+            "%(Word)s %(number)s removed (it stays in the history).",
+            Word=word.capitalize(),
+            number=number,
+        ),
+        again=lambda _sent: _("That %(word)s was already removed.", word=word),
+        race=_("The game changed on another phone: nothing was removed. Check the sheet."),
+    )
     return redirect(url_for("games.sheet", game_id=game_id))
 
 

@@ -100,7 +100,7 @@ def _start(night: Night, variant: Variant, form: NewGameForm) -> Response | None
             user=current_user,
             submission=form.submission.data,
         )
-    except services.AlreadyCreated as done:
+    except services.AlreadySent as done:
         flash("That game was already started (sent twice): here it is, once.", "info")
         return redirect(url_for("games.sheet", game_id=done.target_id))
     except services.Conflict:
