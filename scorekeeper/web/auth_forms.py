@@ -50,7 +50,7 @@ class EmailAddress(Email):
 def _email_field(label: Any, *, checked: bool) -> EmailField:
     """The email of an account's form; ``checked``: an address email_validator accepts."""
     validators: list[Any] = [InputRequired(REQUIRED), *([EmailAddress()] if checked else [])]
-    validators += [Length(max=254, message=TOO_LONG), no_control_characters("email", EMAIL_CONTROL)]
+    validators += [Length(max=254, message=TOO_LONG), no_control_characters(EMAIL_CONTROL)]
     return EmailField(label, validators=validators, filters=[stripped])
 
 
@@ -117,6 +117,6 @@ class DeleteAccountForm(FlaskForm):
         validators=[
             InputRequired(REQUIRED),
             Length(max=254, message=TOO_LONG),
-            no_control_characters("email", EMAIL_CONTROL),
+            no_control_characters(EMAIL_CONTROL),
         ],
     )

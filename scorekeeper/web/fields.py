@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 
 from babel import Locale
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -55,15 +56,15 @@ def options(pairs: list[tuple[str, str]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-def no_control_characters(what: str, message: Any = None) -> Any:
+def no_control_characters(message: Any) -> Any:
     """A validator: control codes (NUL, escape, C1) in text that is stored or looked up;
     PostgreSQL refuses NUL outright, so it must not reach the database. ``message``: the
-    sentence in the reader's language (a lazy_gettext), else English naming ``what``."""
+    sentence in the reader's language (a lazy_gettext)."""
 
     def check(form: Any, field: Any) -> None:
         text = field.data if isinstance(field.data, str) else ""
         if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in text):
-            raise ValidationError(str(message or f"The {what} contains control characters."))
+            raise ValidationError(str(message))
 
     return check
 
@@ -111,7 +112,10 @@ class ConfirmForm(VersionedForm):
 
 
 class RenameForm(FlaskForm):
-    name = StringField("Name", validators=[InputRequired(), Length(max=MAX_NAME_LENGTH)])
+    name = StringField(
+        _l("Name"),
+        validators=[InputRequired(REQUIRED), Length(max=MAX_NAME_LENGTH, message=TOO_LONG)],
+    )
 
 
 class WholeRange(NumberRange):
@@ -120,7 +124,9 @@ class WholeRange(NumberRange):
 
     def __call__(self, form: Any, field: Any) -> None:
         if isinstance(field.data, int) and not self.min <= field.data <= self.max:
-            raise ValidationError(f"Number must be between {self.min} and {self.max}.")
+            raise ValidationError(
+                _("Number must be between %(min)s and %(max)s.", min=self.min, max=self.max)
+            )
         super().__call__(form, field)
 
 
@@ -147,7 +153,7 @@ class WholeField(HiddenField):
     def pre_validate(self, form: Any) -> None:
         self.number = checked_whole(self.data, high=self.high)
         if self.number is None:
-            raise ValidationError("That is not one of the choices offered: reload the page.")
+            raise ValidationError(_("That is not one of the choices offered: reload the page."))
 
 
 class MoneyField(StringField):

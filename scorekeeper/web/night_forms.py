@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -27,12 +29,12 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from ..rules.money import CURRENCIES, LOCALES
 from ..rules.names import MAX_NAME_LENGTH, name_key
-from .fields import OneTimeForm, no_control_characters, options, stripped
+from .fields import REQUIRED, TOO_LONG, OneTimeForm, no_control_characters, options, stripped
 
 
 class NightForm(OneTimeForm):
     regulars = SelectMultipleField(
-        "Your regulars",
+        _l("Your regulars"),
         choices=[],
         validate_choice=False,
         widget=ListWidget(prefix_label=False),
@@ -41,43 +43,45 @@ class NightForm(OneTimeForm):
     #: The order people sit in, one name a line, set on the page (up and down buttons).
     order = HiddenField(validators=[Optional(), Length(max=20_000)])
     name = StringField(
-        "Name",
+        _l("Name"),
         validators=[
-            DataRequired("Give the night a name."),
-            Length(max=80),
-            no_control_characters("name"),
+            DataRequired(_l("Give the night a name.")),
+            Length(max=80, message=TOO_LONG),
+            no_control_characters(_l("The name contains control characters.")),
         ],
         filters=[stripped],
-        default="Card night",
+        default=lambda: _("Card night"),
     )
     played_on = DateField(
-        "Date", validators=[InputRequired("Give the date of the night.")], default=date.today
+        _l("Date"),
+        validators=[InputRequired(_l("Give the date of the night."))],
+        default=date.today,
     )
     currency = SelectField(
-        "Currency",
+        _l("Currency"),
         choices=options([(c, c) for c in CURRENCIES]),
         default="USD",
         validate_choice=False,
-        validators=[AnyOf(CURRENCIES, message="Choose a currency from the list.")],
+        validators=[AnyOf(CURRENCIES, message=_l("Choose a currency from the list."))],
     )
     locale = SelectField(
-        "Money written as",
+        _l("Money written as"),
         choices=[],
         default="en",
         validate_choice=False,
-        validators=[AnyOf(LOCALES, message="Choose how money is written from the list.")],
+        validators=[AnyOf(LOCALES, message=_l("Choose how money is written from the list."))],
     )
     paper = SelectField(
-        "Paper",
-        choices=options([("A4", "A4"), ("Letter", "US Letter")]),
+        _l("Paper"),
+        choices=options([("A4", "A4"), ("Letter", _l("US Letter"))]),
         default="Letter",
         validate_choice=False,
-        validators=[AnyOf(("A4", "Letter"), message="Choose A4 or US Letter paper.")],
+        validators=[AnyOf(("A4", "Letter"), message=_l("Choose A4 or US Letter paper."))],
     )
     people = TextAreaField(
-        "Who is playing",
-        description="One name per line, or separated by commas.",
-        validators=[Optional(), Length(max=2000)],
+        _l("Who is playing"),
+        description=_l("One name per line, or separated by commas."),
+        validators=[Optional(), Length(max=2000, message=TOO_LONG)],
     )
 
     def names(self) -> list[str]:
@@ -96,11 +100,14 @@ class NightForm(OneTimeForm):
 
 
 class PersonForm(OneTimeForm):
-    name = StringField("Name", validators=[InputRequired(), Length(max=MAX_NAME_LENGTH)])
+    name = StringField(
+        _l("Name"),
+        validators=[InputRequired(REQUIRED), Length(max=MAX_NAME_LENGTH, message=TOO_LONG)],
+    )
 
 
 class PaperForm(FlaskForm):
-    paper = SelectField("Paper", choices=options([("A4", "A4"), ("Letter", "US Letter")]))
+    paper = SelectField(_l("Paper"), choices=options([("A4", "A4"), ("Letter", _l("US Letter"))]))
 
 
 class DeleteNightForm(FlaskForm):
@@ -111,4 +118,4 @@ class KeeperForm(FlaskForm):
     """A keeper link's or a co-keeper's change: a confirmation (each is idempotent: a
     second post finds it done); removing a co-keeper may turn the link off too."""
 
-    link_off = BooleanField("Turn the keeper link off too")
+    link_off = BooleanField(_l("Turn the keeper link off too"))

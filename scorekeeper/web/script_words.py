@@ -17,6 +17,8 @@ from flask_babel import get_locale, get_translations
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
+from .script_words_round import ROUND
+
 Plural = tuple[str, str]
 
 
@@ -93,7 +95,7 @@ OFFLINE: dict[str, object] = {
 }
 
 #: The tables of the scripts, by script.
-SCRIPTS: dict[str, dict[str, object]] = {"offline": OFFLINE}
+SCRIPTS: dict[str, dict[str, object]] = {"offline": OFFLINE, "round": ROUND}
 
 
 @functools.cache
@@ -119,7 +121,7 @@ def _plural(pair: Plural, language: str) -> dict[str, str]:
 def script_words(*scripts: str) -> dict[str, object]:
     """The page's table: its language, its sentences, and its counting sentences by plural
     category. The keeper's pages get offline.js's (it may be loaded on any of them)."""
-    wanted = scripts or (("offline",) if current_user.is_authenticated else ())
+    wanted = scripts or (tuple(SCRIPTS) if current_user.is_authenticated else ())
     if not wanted:
         return {}
     language = str(get_locale() or "en")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     HiddenField,
@@ -29,7 +30,7 @@ class TransferForm(OneTimeForm):
     amount = WholeField(high=10**15)
     plan = HiddenField(validators=[InputRequired(), Regexp(PLAN_STAMP)])
     action = HiddenField(validators=[AnyOf(("payment", "write_off"))], default="payment")
-    paid = MoneyField("Paid now")
+    paid = MoneyField(_l("Paid now"))
     claim = HiddenField(validators=[Optional(), Regexp(r"[1-9][0-9]{0,9}\Z")])
 
 
@@ -45,10 +46,11 @@ class ClaimForm(OneTimeForm):
 class PaymentForm(OneTimeForm):
     """Any payment between two of the night's people (partial, cash, or more than owed)."""
 
-    payer = SelectField("Who paid", validate_choice=True)
-    payee = SelectField("Paid to", validate_choice=True)
+    payer = SelectField(_l("Who paid"), validate_choice=True)
+    payee = SelectField(_l("Paid to"), validate_choice=True)
     amount = MoneyField(
-        "Amount", description="Paid more than was owed? The difference shows as owed back."
+        _l("Amount"),
+        description=_l("Paid more than was owed? The difference shows as owed back."),
     )
 
     def setup(self, parties: list[tuple[int, str]], currency: str) -> None:
@@ -62,14 +64,14 @@ class PaymentForm(OneTimeForm):
 
 
 class CarryForm(OneTimeForm):
-    debt = SelectField("What to carry", validate_choice=False, validators=[Optional()])
-    target = SelectField("Carry it into", validate_choice=True)
+    debt = SelectField(_l("What to carry"), validate_choice=False, validators=[Optional()])
+    target = SelectField(_l("Carry it into"), validate_choice=True)
     plan = HiddenField(validators=[Optional(), Regexp(PLAN_STAMP)])
 
 
 class StepForm(FlaskForm):
-    unit = SelectField("Settle", validate_choice=True)
+    unit = SelectField(_l("Settle"), validate_choice=True)
 
 
 class LocaleForm(FlaskForm):
-    locale = SelectField("Money written as", validate_choice=True)
+    locale = SelectField(_l("Money written as"), validate_choice=True)

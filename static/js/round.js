@@ -3,6 +3,8 @@
 // the first hand and the number pad's Next to the next one. The form works without it.
 (function () {
   "use strict";
+  // What it says, in the page's language (static/js/words.js; web/script_words_round.py).
+  var words = window.scorekeeperWords;
 
   // A hand field is read the way the server reads it (scorekeeper/rules/hands.py,
   // parse_hand_field and parse_hand_text), by the grammar the server renders into the form
@@ -160,7 +162,7 @@
         var code = btn.getAttribute("data-card");
         var small = btn.querySelector("small");
         if (small) small.textContent = rules.values[code];
-        btn.setAttribute("aria-label", code + " (" + rules.values[code] + " points)");
+        btn.setAttribute("aria-label", words.t("card_points", { code: code, points: rules.values[code] }));
       });
       shows.forEach(function (f) { f(); });
     }
@@ -207,7 +209,7 @@
         var last = i === open.length - 1;
         input.setAttribute("enterkeyhint", last ? "done" : "next");
         var done = input.closest("[data-hand]").querySelector("[data-pad-done]");
-        if (done) done.textContent = last ? "Done" : "Next";
+        if (done) done.textContent = words.t(last ? "pad_done" : "pad_next");
       });
       shows.forEach(function (f) { f(); });
     }
@@ -258,11 +260,9 @@
     if (!card || card === "JK" || card === "JOKER") return null;
     if (/[CDHS]$/.test(card) && RANKS.indexOf(card.slice(0, -1)) >= 0) return null;
     if (RANKS.indexOf(card) >= 0) {
-      return "Add the suit to " + card + ": " + ["C", "D", "H", "S"].map(function (suit) {
-        return card + suit;
-      }).join(", ").replace(/, (\w+)$/, " or $1") + " (or JK for a joker).";
+      return words.t("add_suit", { rank: card });
     }
-    return "Write the flipped card as rank and suit, like 7C, QH or 10D, or JK for a joker.";
+    return words.t("flipped_card");
   }
 
   function setupFlippedCard(form) {

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from wtforms import (
     SelectField,
     StringField,
@@ -15,14 +16,19 @@ from wtforms.validators import (
 )
 
 from ...rules.names import MAX_NAME_LENGTH
-from ..fields import OneTimeForm, VersionedForm
+from ..fields import TOO_LONG, OneTimeForm, VersionedForm
 
 
 class JoinForm(VersionedForm):
-    person = SelectField("Who joins", validate_choice=False, validators=[Optional()])
-    new_name = StringField("Or a new player", validators=[Optional(), Length(max=MAX_NAME_LENGTH)])
-    after = SelectField("Sits after", validate_choice=False, validators=[Optional()])
+    person = SelectField(_l("Who joins"), validate_choice=False, validators=[Optional()])
+    new_name = StringField(
+        _l("Or a new player"),
+        validators=[Optional(), Length(max=MAX_NAME_LENGTH, message=TOO_LONG)],
+    )
+    after = SelectField(_l("Sits after"), validate_choice=False, validators=[Optional()])
 
 
 class ImportForm(OneTimeForm):
-    record = TextAreaField("Game record (JSON)", validators=[Optional(), Length(max=1_000_000)])
+    record = TextAreaField(
+        _l("Game record (JSON)"), validators=[Optional(), Length(max=1_000_000, message=TOO_LONG)]
+    )

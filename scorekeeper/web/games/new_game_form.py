@@ -18,6 +18,8 @@ from functools import cache
 from typing import Any
 
 from flask import request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, Field, HiddenField, IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Optional, ValidationError
@@ -27,7 +29,7 @@ from ...rules.money import decimal_text
 from ...rules.names import MAX_NAME_LENGTH, clean_name
 from ...rules.rounds import MAX_PLAYERS
 from ...rules.settings import SettingSpec
-from ..fields import MoneyField, OneTimeForm, WholeRange, options
+from ..fields import TOO_LONG, MoneyField, OneTimeForm, WholeRange, options
 
 
 # -------------------------------------------------------------------- fields by kind ---
@@ -46,7 +48,7 @@ class PotSplitField(StringField):
         try:
             self.value = [int(p.rstrip("%")) for p in re.split(r"[\s/:,]+", raw) if p]
         except ValueError:
-            raise ValidationError("write whole percentages like 70/30") from None
+            raise ValidationError(_("write whole percentages like 70/30")) from None
 
     def show(self, split: Sequence[int]) -> None:
         self.data = "/".join(str(p) for p in split)
@@ -66,7 +68,7 @@ class WholesField(StringField):
             return
         parts = [p for p in re.split(r"[\s/,]+", raw) if p]
         if not all(re.fullmatch(r"[0-9]{1,4}", p) for p in parts):
-            raise ValidationError("write whole numbers like 10 10 12")
+            raise ValidationError(_("write whole numbers like 10 10 12"))
         self.value = [int(p) for p in parts]
 
     def show(self, values: Sequence[int]) -> None:
@@ -80,8 +82,14 @@ class ChoiceField(SelectField):
         raw = str(self.data or "")
         if raw and not re.fullmatch(r"[0-9]{1,4}", raw):
             numbers = [str(choice.value) for choice in self.choices]
-            either = ", ".join(numbers[:-1]) + " or " + numbers[-1]
-            raise ValidationError(f"{self.label.text} {either} points.")
+            raise ValidationError(
+                _(
+                    "%(setting)s %(numbers)s or %(last)s points.",
+                    setting=self.label.text,
+                    numbers=", ".join(numbers[:-1]),
+                    last=numbers[-1],
+                )
+            )
 
 
 def _field_for(spec: SettingSpec) -> Field:
@@ -189,17 +197,20 @@ class SeatingForm:
             if not row.seat:
                 continue
             if not re.fullmatch(r"[0-9]{1,2}", row.seat) or int(row.seat) < 1:
-                self.errors[f"seat-{row.person_id}"] = "Seat must be a number: 1, 2, 3 ..."
+                self.errors[f"seat-{row.person_id}"] = _("Seat must be a number: 1, 2, 3 ...")
                 continue
             seat = int(row.seat)
             if seat in taken:
-                self.errors[f"seat-{row.person_id}"] = (
-                    f"Seat {seat} is given twice: {taken[seat]} and {row.name}."
+                self.errors[f"seat-{row.person_id}"] = _(
+                    "Seat %(seat)s is given twice: %(one)s and %(other)s.",
+                    seat=seat,
+                    one=taken[seat],
+                    other=row.name,
                 )
                 continue
             taken[seat] = row.name
             if row.handicap and not re.fullmatch(r"[0-9]{1,40}", row.handicap):
-                self.errors[f"handicap-{row.person_id}"] = "Handicap is whole points, 0 or more."
+                self.errors[f"handicap-{row.person_id}"] = _("Handicap is whole points, 0 or more.")
                 continue
             chosen.append((seat, row.person_id, row.name, int(row.handicap or 0)))
         self.players = [(name, handicap) for _, _, name, handicap in sorted(chosen)]
@@ -216,8 +227,11 @@ class NewGameForm(OneTimeForm):
     and the variant's settings (fields added per variant by :func:`new_game_form`)."""
 
     variant = HiddenField(validators=[InputRequired()])
-    first_dealer = SelectField("First dealer", validate_choice=False)
-    new_player = StringField("Add a player", validators=[Optional(), Length(max=MAX_NAME_LENGTH)])
+    first_dealer = SelectField(_l("First dealer"), validate_choice=False)
+    new_player = StringField(
+        _l("Add a player"),
+        validators=[Optional(), Length(max=MAX_NAME_LENGTH, message=TOO_LONG)],
+    )
 
     game_variant: Variant
     seating: SeatingForm
@@ -231,7 +245,7 @@ class NewGameForm(OneTimeForm):
         self.currency = currency
         self.general = []
         self.first_dealer.choices = options(
-            [("", "Draw for it")] + [(p.name, p.name) for p in people]
+            [("", _("Draw for it"))] + [(p.name, p.name) for p in people]
         )
         if self.is_submitted():
             self.seating = SeatingForm.from_formdata(people, request.form)
@@ -286,18 +300,20 @@ class NewGameForm(OneTimeForm):
             try:
                 name = clean_name(self.new_player.data, what="the new player's name")
                 if name_key(name) in self._people:
-                    raise RecordError(f"{name} is already on tonight's list: give them a seat")
+                    raise RecordError(
+                        _("%(name)s is already on tonight's list: give them a seat", name=name)
+                    )
                 self.seating.players.append((name, 0))
             except RecordError as exc:
                 self.new_player.errors = [str(exc)]
                 return False
         names = [n for n, _ in self.seating.players]
         if len(names) > MAX_PLAYERS:
-            self.general.append(f"A game takes at most {MAX_PLAYERS} players.")
+            self.general.append(_("A game takes at most %(most)s players.", most=MAX_PLAYERS))
             return False
         refused = self.game_variant.players_refused(len(names)) if len(names) >= 2 else None
         if refused is not None:  # Gin: exactly two
-            self.general.append(f"{refused}: give seats to two players only.")
+            self.general.append(_("%(refused)s: give seats to two players only.", refused=refused))
             return False
         dealer = self.first_dealer.data or ""
         if dealer and name_key(dealer) not in {name_key(n) for n in names}:

@@ -27,6 +27,7 @@ from ..changes import attempt
 from ..fields import ConfirmForm, checked_whole, new_submission, options
 from .blueprint import bp, game_or_404, with_stamp
 from .forms import JoinForm
+from .round_form import INCOMPLETE
 from .round_page import RoundEntry
 from .sheet import render_sheet
 
@@ -55,7 +56,8 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Resp
     if queued and (done := offline.saved(game_id, request.form.get("submission", ""))):
         return done
     if number is None and s.finished:
-        over = _("This game is over: no more %(words)s.", words=f"{s.variant.display.round_word}s")
+        words = s.variant.display.round_word + "s"
+        over = _("This game is over: no more %(words)s.", words=words)
         if queued:
             return offline.refused(over)
         flash(over, "info")
@@ -128,7 +130,14 @@ def _saved(game_id: int, entry: RoundEntry, submission: str) -> Response | tuple
         return done
     if entry.editing:
         word = entry.s.variant.display.round_word.capitalize()
-        flash(f"{word} {entry.number} corrected; everything after it is recomputed.", "success")
+        flash(
+            _(
+                "%(Word)s %(number)s corrected; everything after it is recomputed.",
+                Word=word,
+                number=entry.number,
+            ),
+            "success",
+        )
         return redirect(url_for("games.sheet", game_id=game_id, _anchor=f"r{entry.number}"))
     # No anchor: the sheet opens at its banner (who deals next), Undo and the new row; the
     # script scrolls the grid box to the row (an anchor would scroll the banner away).
@@ -140,15 +149,19 @@ def _conflict(game_id: int, entry: RoundEntry) -> tuple[str, int]:
     number = checked_whole(request.form.get("round_number"), high=9_999) or entry.number
     went_out = entry.values.get("went_out")
     hands = ", ".join(
-        f"{p.name} went out"
+        _("%(name)s went out", name=p.name)
         if went_out and str(p.seat) == went_out
-        else f"{p.name} {entry.values.get(f'hand-{p.seat}', '') or 'no hand'}"
+        else _("%(name)s %(hand)s", name=p.name, hand=typed)
+        if (typed := entry.values.get(f"hand-{p.seat}", ""))
+        else _("%(name)s no hand", name=p.name)
         for p in entry.players
     )
-    message = (
-        "This game was changed on another phone while you were typing, so your "
-        f"{entry.s.variant.display.round_word} {number} was not saved. Here is the sheet as "
-        f"it is now. What you typed: {hands}."
+    message = _(
+        "This game was changed on another phone while you were typing, so your %(word)s "
+        "%(number)s was not saved. Here is the sheet as it is now. What you typed: %(hands)s.",
+        word=entry.s.variant.display.round_word,
+        number=number,
+        hands=hands,
     )
     return render_sheet(game_or_404(game_id), conflict=message), 409
 
@@ -188,13 +201,13 @@ def join(game_id: int) -> Response | tuple[str, int]:
     if "joins" not in s.variant.round_inputs:
         abort(404)
     if s.finished:
-        flash("This game is over.", "info")
+        flash(_("This game is over."), "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     form = JoinForm()
     form.person.choices = _joiner_choices(game, s)
     seats = services.seat_choices(game, s)
     form.after.choices = options(
-        [("", f"{seats[-1]} (the last seat)" if seats else "the last seat")]
+        [("", _("%(name)s (the last seat)", name=seats[-1]) if seats else _("the last seat"))]
         + [(n, n) for n in seats[:-1]]
     )
     status = 200
@@ -202,7 +215,7 @@ def join(game_id: int) -> Response | tuple[str, int]:
         form.version.data, form.submission.data = str(game.version), new_submission()
     elif not form.validate_on_submit():
         status = 400 if form.version.errors or form.submission.errors else 422
-        form.new_name.errors.append("This form is incomplete: reload the page and try again.")
+        form.new_name.errors.append(str(INCOMPLETE))
     elif _joined(game, s, form):
         return redirect(url_for("games.sheet", game_id=game_id))
     else:
@@ -227,12 +240,12 @@ def _joiner_choices(game: Game, s: Standings) -> list[SelectChoice]:
     a co-keeper sees nothing of the owner's other regulars) the owner's regulars who are
     not on tonight's list; one of them joining is added to it."""
     tonight = services.join_candidates(game, s)
-    choices = [SelectChoice("", "Choose...")]
-    choices += [SelectChoice(n, n, optgroup="Tonight") for n in tonight]
+    choices = [SelectChoice("", _("Choose..."))]
+    choices += [SelectChoice(n, n, optgroup=_("Tonight")) for n in tonight]
     if game.night.owner_id == current_user.id:
         here = {p.name_key for p in game.night.people}
         others = [r.name for r in regulars_of(current_user.id) if r.name_key not in here]
-        choices += [SelectChoice(n, n, optgroup="Your other regulars") for n in others]
+        choices += [SelectChoice(n, n, optgroup=_("Your other regulars")) for n in others]
     return choices
 
 
@@ -254,12 +267,18 @@ def _joined(game: Game, s: Standings, form: JoinForm) -> bool:
             )
             fee, start = s.join_terms()
             flash(
-                f"{name} joins at the start of round {s.rounds_played + 1}, pays "
-                f"{format_money(fee, s.pot.currency)} and starts at {start}.",
+                _(
+                    "%(name)s joins at the start of round %(number)s, pays %(fee)s and starts "
+                    "at %(start)s.",
+                    name=name,
+                    number=s.rounds_played + 1,
+                    fee=format_money(fee, s.pot.currency),
+                    start=start,
+                ),
                 "success",
             )
     except services.Conflict:
-        flash("The game changed on another phone; check and try again.", "error")
+        flash(_("The game changed on another phone; check and try again."), "error")
         return False
     except (RecordError, services.Refused) as exc:
         form.new_name.errors.append(str(exc))
