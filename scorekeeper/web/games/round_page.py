@@ -20,7 +20,7 @@ from ...rules import NextRound, RecordError, Standings, format_money, name_key
 from ...rules.cards import RANKS
 from ...rules.hands import CARD_ORDER, hand_grammar, hand_text
 from ...rules.plan import Open, Planned
-from ...rules.questions import Ask, Question, RebuyOrDrop
+from ...rules.questions import Question, RebuyOrDrop
 from ...rules.table import RoundSeat, counting_order, round_seats
 from ...services import ledger
 from .. import offline
@@ -118,10 +118,6 @@ class RoundEntry:
         if planned.refusal is not None:
             self.refuse(planned.refusal)
         return 200 if planned.asking else 422
-
-    @property
-    def asked(self) -> list[Ask]:
-        return [ask for q in self.questions for ask in q.asks]
 
     @property
     def seen(self) -> str:
