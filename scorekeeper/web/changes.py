@@ -51,7 +51,7 @@ def attempt(
 
 def whole(name: str) -> int:
     """An id posted in a field (ASCII digits, within an INTEGER column's range: see
-    ``forms.checked_whole``); anything else is a 400."""
+    ``fields.checked_whole``); anything else is a 400."""
     number = checked_whole(request.form.get(name))
     if number is None:
         abort(400)
