@@ -233,8 +233,10 @@ def lock_rows(model: Any, ids: Iterable[int], *, reread: bool = False) -> None:
 
     PostgreSQL: ``SELECT ... FOR NO KEY UPDATE``, the row lock an UPDATE takes (it does not
     hold back a row being added that refers to the locked one). SQLite renders no FOR
-    UPDATE and locks the whole database for a write: an UPDATE that changes nothing takes
-    that lock. ``reread``: objects loaded before are read again."""
+    UPDATE and locks the whole database at a change's first write: for rows with a
+    version counter (a game: every write checks and counts it up, and only the ORM and
+    the append write it) that first write is the lock; for others, an UPDATE that
+    changes nothing takes it now. ``reread``: objects loaded before are read again."""
     wanted = sorted(set(ids))
     if wanted:
         if db.session.get_bind().dialect.name == "postgresql":
@@ -244,7 +246,7 @@ def lock_rows(model: Any, ids: Iterable[int], *, reread: bool = False) -> None:
                 .order_by(model.id)
                 .with_for_update(key_share=True)
             )
-        else:
+        elif model.__mapper__.version_id_col is None:
             db.session.execute(
                 update(model)
                 .where(model.id.in_(wanted))
