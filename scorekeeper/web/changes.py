@@ -32,15 +32,16 @@ def attempt(
 ) -> tuple[bool, T | None]:
     """``change()``, then flash ``done(result)`` (as ``level``): (True, result). A refusal
     or a race flashes why (``race``: the sentence for a race, else ``RACE``): (False,
-    None). A form sent twice flashes ``again(sent)`` as news, (False, None); without
-    ``again`` it is the caller's to answer (it leads to what the first sending made)."""
+    None). A form sent twice is done (the first sending did it): ``again(sent)`` is
+    flashed as news, (True, None); without ``again`` it is the caller's to answer (it
+    leads to what the first sending made)."""
     try:
         result = change()
     except AlreadySent as sent:
         if again is None:
             raise
         flash(again(sent), "info")
-        return False, None
+        return True, None
     except (RecordError, Refused, Conflict) as exc:
         flash(str(exc) or race or RACE, "error")
         return False, None

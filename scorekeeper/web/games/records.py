@@ -13,6 +13,7 @@ from ... import services
 from ...rules import RecordError
 from ...rules.errors import NotJson
 from ...services import ledger
+from ..changes import attempt
 from ..fields import ConfirmForm, new_submission
 from ..nights import night_or_404
 from ..refusals import refusal_text
@@ -90,20 +91,19 @@ def delete(game_id: int) -> str | Response:
     if not form.validate_on_submit():
         abort(400)
     night_id = game.night_id
-    try:
-        services.delete_game(
+    deleted, _ = attempt(
+        lambda: services.delete_game(
             game,
             expected_version=form.version_number(),
             submission=form.submission.data,
             user=current_user,
-        )
-    except services.AlreadySent:
-        flash("That game was already deleted (sent twice).", "info")
-    except services.Conflict:
-        flash("The game changed on another phone: it was not deleted. Check it first.", "error")
+        ),
+        lambda _: "Game deleted: it no longer counts in the settlement. Restore it below.",
+        again=lambda _: "That game was already deleted (sent twice).",
+        race="The game changed on another phone: it was not deleted. Check it first.",
+    )
+    if not deleted:
         return redirect(url_for("games.sheet", game_id=game_id))
-    else:
-        flash("Game deleted: it no longer counts in the settlement. Restore it below.", "success")
     return redirect(url_for("nights.show", night_id=night_id, _anchor="deleted"))
 
 
@@ -119,21 +119,17 @@ def restore(game_id: int) -> Response:
     if game.deleted_at is None:
         flash("That game is not deleted.", "info")
         return redirect(url_for("games.sheet", game_id=game_id))
-    try:
-        services.restore_game(
+    restored, _ = attempt(
+        lambda: services.restore_game(
             game,
             expected_version=form.version_number(),
             submission=form.submission.data,
             user=current_user,
-        )
-    except services.AlreadySent:
-        flash("That game was already restored (sent twice).", "info")
-    except services.Conflict:
-        flash("The game changed at the same moment: try again.", "error")
+        ),
+        lambda _: "Game restored: it counts in the settlement again.",
+        again=lambda _: "That game was already restored (sent twice).",
+        race="The game changed at the same moment: try again.",
+    )
+    if not restored:
         return redirect(url_for("nights.show", night_id=game.night_id, _anchor="deleted"))
-    except (RecordError, services.Refused) as exc:
-        flash(str(exc), "error")
-        return redirect(url_for("nights.show", night_id=game.night_id, _anchor="deleted"))
-    else:
-        flash("Game restored: it counts in the settlement again.", "success")
     return redirect(url_for("games.sheet", game_id=game_id))
