@@ -14,6 +14,12 @@ the engine's publisher location (reachable from the host only):
   the page asks its URL with (``?v=``), so the front's micro-cache cannot answer it with
   the page from before the save; a link turned off gets one too, and its page then finds
   the 404;
+- ``live-<token>-<variant>``: the same link's pages in one language and layout
+  (``services.live_variants``: those its phones asked for lately); the message holds the
+  new page itself (its title and main part, with its ETag and the value above, as JSON),
+  drawn once by ``web/live.py`` for every phone reading it, so no phone asks; none when
+  the page is over ``MESSAGE_LIMIT`` (the phones then hear the version only, above, which
+  every page hears too);
 - ``game-<id>``: the keepers' open sheets of the game (subscribing is authorized by the
   app: ``web/games`` ``stream_auth``); the message is the game's new version.
 
