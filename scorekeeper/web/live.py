@@ -281,7 +281,7 @@ def message_page(token: str, variant: str) -> tuple[str, str] | None:
     link that shows nothing. Drawn in an app context of its own, away from the request
     whose commit it follows (its session, its language, its money locale)."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    language, _, layout = variant.partition("-")
+    language, _dash, layout = variant.partition("-")
 
     def draw() -> tuple[str, str] | None:
         with app.app_context():
