@@ -152,6 +152,38 @@ def test_a_saved_round_reaches_the_players_phone_within_a_second_by_its_stream(
     assert not any("v=" in url for url in asked), asked  # the page came in the message
 
 
+def test_phones_in_two_languages_each_get_their_page_in_the_message(
+    new_context: Callable[..., BrowserContext], deployed: dict[str, Any]
+) -> None:
+    """A German phone and an English one on the same link, through the front: each holds
+    its own language's stream, and a saved round reaches both within a second with no
+    request for the page from either (each message held its page, in its language)."""
+    keeper = Keeper(new_context().new_page(), deployed["base_url"])
+    keeper.sign_up("fifth@example.com")
+    night = keeper.start_night(["Ann", "Bob", "Cy"])
+    keeper.new_game(night, "Rummy", ["Ann", "Bob", "Cy"])
+    sheet = keeper.path().split("?")[0]
+    keeper.tap(keeper.button("Show players"))
+    link = keeper.page.get_by_label("Link to share").input_value()
+    path = re.sub(r"^https?://[^/]+", "", link)
+    keeper.goto(sheet)
+    phones, asked = [], []
+    for locale, language in (("de-DE", "de"), ("en-GB", "en")):
+        phone = new_context(locale=locale).new_page()
+        phone.on("request", lambda r: _note(r, path, asked))
+        stream = f"/streams/live/{path.rsplit('/', 1)[1]}/{language}"
+        with phone.expect_response(lambda r, s=stream: r.url.endswith(s) and r.status == 200):
+            assert phone.goto(link).ok
+        phones.append(phone)
+    asked.clear()
+    keeper.follow(keeper.link("Enter deal 1"))
+    keeper.fill_round("Ann", {"Bob": "12", "Cy": "7"})
+    keeper.save()
+    for phone in phones:
+        expect(totals(phone)).to_have_text(shows("19 0 0"), timeout=WITHIN_MS)
+    assert asked == [], asked
+
+
 def _note(request: Request, path: str, asked: list[str]) -> None:
     if request.resource_type == "fetch" and path in request.url:
         asked.append(request.url)
