@@ -6,7 +6,9 @@ A variant is the language the page is drawn in and its layout (``de``, ``de-tv``
 has its own stream channel (``live-<token>-<variant>``, the page's ``data-stream``), so a
 German phone never hears an English page. The page's GET notes its variant
 (:func:`seen`, at most once a minute per worker); a publish that finds no subscriber on a
-variant's channel forgets it (:func:`heard`); a variant not seen for ``KEEP_SECONDS`` is
+variant's channel forgets it (:func:`heard`), unless it was seen in the last minute (its
+page may not have opened its stream yet), and the page's next GET notes it again (the
+phones of a table that all slept, back); a variant not seen for ``KEEP_SECONDS`` is
 forgotten too, and a link keeps at most ``MAX_VARIANTS`` (the latest seen): a save draws
 at most that many pages per link, typically one. Kept in the app's shared cache (Redis,
 ``CACHE_TYPE``) so every worker knows them, else in this worker's memory.
@@ -65,6 +67,11 @@ class _Local:
                 self.noted.popitem(last=False)
             return True
 
+    def forget(self, token: str, name: str) -> None:
+        """Note (token, variant) again at its page's next GET in this worker."""
+        with self.lock:
+            self.noted.pop((token, name), None)
+
 
 def _local() -> _Local:
     found = current_app.extensions.get("live_variants")
@@ -116,15 +123,16 @@ def watched(token: str) -> list[str]:
 
 def heard(token: str, subscribers: dict[str, Any]) -> None:
     """What the engine said of each variant's channel after a publish (its number of
-    subscribers, None when it did not say): a variant nobody holds is forgotten, the
-    others are kept as seen now."""
+    subscribers, None when it did not say): a variant nobody holds is forgotten (unless
+    seen within ``NOTE_EVERY``), the others are kept as seen now."""
     if not subscribers:
         return
     now = time.time()
     kept = _read(token)
     for name, count in subscribers.items():
-        if count == 0:
+        if count == 0 and now - kept.get(name, 0.0) >= NOTE_EVERY:
             kept.pop(name, None)
-        elif count is not None and name in kept:
+            _local().forget(token, name)
+        elif count and name in kept:
             kept[name] = now
     _write(token, _pruned(kept, now))

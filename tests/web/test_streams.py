@@ -319,14 +319,28 @@ def test_a_page_too_large_for_a_message_is_asked_for(
 
 
 def test_a_language_nobody_holds_any_more_is_no_longer_drawn(
-    pushing: Flask, keeper: Keeper, publisher: Publisher
+    pushing: Flask, keeper: Keeper, publisher: Publisher, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """nchan says the German channel has no subscriber: drawn still while the German page
+    was just opened (its stream may not be up yet), then forgotten; the page asked again
+    (its phone back), drawn again."""
+    from scorekeeper.services import live_variants
+
     _night, game, token, _ = _table(keeper)
-    pushing.test_client().get(f"/live/{token}", headers=GERMAN)
-    publisher.subscribers = 0  # the German phone has gone
-    keeper.enter(game, "Ann", {"Bob": 12, "Cy": 7})
-    assert f"live-{token}-de" in publisher.channels()
-    publisher.clear()
-    keeper.enter(game, "Bob", {"Ann": 3, "Cy": 4})
-    assert f"live-{token}" in publisher.channels()
-    assert f"live-{token}-de" not in publisher.channels()
+    german = pushing.test_client()
+    german.get(f"/live/{token}", headers=GERMAN)
+    publisher.subscribers = 0
+    rounds = iter([("Ann", {"Bob": 12, "Cy": 7}), ("Bob", {"Ann": 3, "Cy": 4})] * 3)
+
+    def drawn() -> bool:
+        publisher.clear()
+        assert keeper.enter(game, *next(rounds)).status_code == 302
+        assert f"live-{token}" in publisher.channels()  # the version, always
+        return f"live-{token}-de" in publisher.channels()
+
+    assert drawn() and drawn()  # just opened: kept
+    monkeypatch.setattr(live_variants, "NOTE_EVERY", 0.0)  # a minute later
+    assert drawn()  # drawn once more, then forgotten: nobody held it
+    assert not drawn()
+    german.get(f"/live/{token}", headers=GERMAN)  # the phone back: asks once
+    assert drawn()
