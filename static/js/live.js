@@ -120,7 +120,7 @@
       if (status) status.textContent = "Offline: trying again.";
     }).then(function () {
       busy = false;
-      if (waiting) { version = waiting; waiting = null; poll(version); }
+      if (waiting) { version = waiting; waiting = null; if (version !== swapped) poll(version); }
     });
   }
 
