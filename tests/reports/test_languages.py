@@ -48,7 +48,7 @@ def _night() -> tuple[str, list[tuple[str, Standings]]]:
 
 #: What each language's sheet and summary must say; the English they must not.
 SHEET = {
-    "de": ("Endstand", "Sieger", "Eingezahlt", "Platz", "Punkteverlauf", "Seite 1 von 1"),
+    "de": ("Endstand", "Sieger", "Bezahlt", "Platz", "Punkteverlauf", "Seite 1 von 1"),
     "hi": ("नतीजा", "विजेता", "जमा किया", "स्थान", "पूरा बँट गया", "पेज 1 / 1"),
 }
 SUMMARY = {
