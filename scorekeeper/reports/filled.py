@@ -10,6 +10,7 @@ game's variant (``rules/``), so nothing here asks which game it is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -53,6 +54,21 @@ class SheetRow:
     text: str
     kind: Literal["round", "start", "next", "total", "footer"] = "round"
     rule: bool = False  # a rule under the row (every fifth round)
+
+    @property
+    def runs(self) -> list[tuple[str, bool]]:
+        """The line as (text, fitted) runs: a run of a script the monospaced font lacks
+        (Devanagari, CJK: a Hindi "Total", a name) is drawn in another font, so it is
+        ``fitted`` to exactly as many character widths as it was padded for, and the
+        columns after it stay in line. Most lines are one plain run."""
+        if not _UNSPACED.search(self.text):
+            return [(self.text, False)]
+        return [(run, i % 2 == 1) for i, run in enumerate(_UNSPACED.split(self.text)) if run]
+
+
+#: Scripts DejaVu Sans Mono does not draw: Indic (Devanagari and its neighbours), CJK,
+#: Hangul. Their runs keep a space (a mono character) between words.
+_UNSPACED = re.compile("([\u0900-\u0dff\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +208,7 @@ class _Layout:
         dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
         own_columns = standings.variant.display.sheet_columns(len(grid))
         columns = [LabelColumn(c.head, c.width, c.align) for c in own_columns]
-        columns.append(LabelColumn("Deals", dealer_ch))
+        columns.append(LabelColumn(_("Deals"), dealer_ch))
         label_ch = sum(c.width_ch for c in columns)
         cells = [c for row in grid for c in row if c is not None]
         mark_w = max([1, *(len(c[0]) for c in cells)])

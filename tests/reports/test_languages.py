@@ -127,3 +127,22 @@ def test_the_command_line_prints_in_the_language_asked(tmp_path: Path) -> None:
     result = runner.invoke(args=["pdf", str(night), "-o", str(english)])  # English unless asked
     assert result.exit_code == 0, result.output
     assert "Payout summary" in squash(text_of(english))
+
+
+def test_a_hindi_row_label_keeps_the_grid_in_line(vegas: Standings) -> None:
+    """The monospaced font has no Devanagari: a Hindi label is drawn in another font, so
+    it is fitted to the characters it was padded for, and the totals stay under their
+    columns (an English line stays one run of text)."""
+    from scorekeeper.reports.filled import game_sheet_context
+    from scorekeeper.reports.pdf import render_game_sheet
+
+    with speaking("hi"):
+        sheet = game_sheet_context(vegas, title="", night_name=None, date=None, paper="A4")
+        html = render_game_sheet(sheet)
+    total = next(r for r in sheet.rows if r.kind == "total")
+    (label, fitted), (rest, plain) = total.runs[:2]
+    assert (label, fitted, plain) == ("कुल", True, False)
+    assert total.text.index(rest) == len(label)  # its columns start where English's do
+    assert '<span class="fit" style="width: 1.8062em">कुल</span>' in html
+    english = game_sheet_context(vegas, title="", night_name=None, date=None, paper="A4")
+    assert all(len(row.runs) == 1 for row in english.rows)
