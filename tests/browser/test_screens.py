@@ -4,7 +4,8 @@ with a game running, which it shows first) at 360x740
 and 390x844 phones and a 1280x720 screen, light and dark. Each is photographed into
 test-artifacts/screenshots/ (screen-*.png) for the reviewers, and its whole layout is
 checked as a reader sees it (tests/browser/layout.py): nothing wider than the screen, no
-text cut off, nothing drawn over anything else, nothing left under the bottom bar."""
+text cut off, nothing drawn over anything else, nothing left under the bottom bar. The
+wordiest of them, and the help page, are checked again in German and in Hindi (issue 33)."""
 
 from __future__ import annotations
 
