@@ -7,7 +7,9 @@ nothing of the keeper's account, other games or other nights, no forms, no sessi
 unknown token, a link turned off and a deleted game or night all answer the same 404.
 They are polled every few seconds (static/js/live.js): the answer while nothing changed
 is a 304 made from the link's stamp (one indexed query for a game, two for a night; no
-replay, nothing rendered).
+replay, nothing rendered). Deployed with streams, the page comes in the stream's message
+instead: after a save, ``message_page`` draws it once per watched language and layout
+(``services.live_variants``, noted by the page's GET) for ``services.streams`` to send.
 
 What a page costs is bounded: a page rendered for one state of what a link shows is kept
 (``LIVE_PAGES``, by the ETag of that state: the shared cache when one is configured), so a
