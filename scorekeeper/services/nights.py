@@ -33,7 +33,6 @@ from ..rules import (
 from ..rules.names import clean_name
 from .base import (
     Conflict,
-    Refused,
     commit_created,
     commit_plain,
     creating,
@@ -42,6 +41,7 @@ from .base import (
 )
 from .keepers import kept_by
 from .regulars import add_missing_regulars, keeping_as, new_person
+from .said_night import refuse
 from .state import mark_changed, standings_for
 
 # Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
@@ -94,7 +94,7 @@ def create_night(
 ) -> Night:
     with creating(owner, submission):
         if len(people) > MAX_PEOPLE_PER_NIGHT:
-            raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
+            raise refuse("nights.most_people", most=MAX_PEOPLE_PER_NIGHT)
         typed = [clean_name(raw, what="name") for raw in people]
         night = Night(
             owner=owner, name=name, played_on=played_on, currency=currency, paper=paper,
@@ -110,7 +110,7 @@ def create_night(
             if person.name_key in {p.name_key for p in night.people} or any(
                 r is regular for r in seen
             ):
-                raise Refused(f"{each} is listed twice")
+                raise refuse("nights.twice", name=each)
             seen.append(regular)
             night.people.append(person)
         commit_created(owner, submission, "night", night)
@@ -119,7 +119,7 @@ def create_night(
 
 def _check_room_for_people(night: Night, adding: int = 1) -> None:
     if len(night.people) + adding > MAX_PEOPLE_PER_NIGHT:
-        raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people: start another night")
+        raise refuse("nights.most_people_more", most=MAX_PEOPLE_PER_NIGHT)
 
 
 @transaction
@@ -132,13 +132,13 @@ def add_person(night: Night, raw_name: str, *, user: User, submission: str | Non
                 p.name_key == person.name_key or p.regular_id == person.regular.id
                 for p in night.people
             ):
-                raise Refused(f"{person_name} is already on tonight's list")
+                raise refuse("nights.on_list", name=person_name)
             _check_room_for_people(night)
             night.people.append(person)
             commit_created(user, submission, "person", person)
     except Conflict:
         # Someone else added the same name at the same moment (the unique name key).
-        raise Refused(f"{person_name} is already on tonight's list") from None
+        raise refuse("nights.on_list", name=person_name) from None
     return person
 
 
@@ -170,7 +170,7 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
     if new == old:
         return
     if any(p.name_key == name_key(new) and p is not person for p in night.people):
-        raise Refused(f"{new} is already on tonight's list")
+        raise refuse("nights.on_list", name=new)
     lock_games([game.id for game in night.all_games])
     for game in night.all_games:
         seated = any(s.person_id == person.id for s in game.seats)
