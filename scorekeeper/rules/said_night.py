@@ -149,4 +149,21 @@ ENGLISH_NIGHT: dict[str, str] = {
     "nights.most_people_more": "a night takes at most {most} people: start another night",
     "nights.twice": "{name} is listed twice",
     "nights.on_list": "{name} is already on tonight's list",
+    # services/nights.py: carries a restored night could not put back
+    "nights.kept_to_one": (
+        "1 debt carried to {night} was not put back: money was recorded on {night} while "
+        "this night was deleted. What is owed is to pay here."
+    ),
+    "nights.kept_to": (
+        "{count} debts carried to {night} were not put back: money was recorded on {night} "
+        "while this night was deleted. What is owed is to pay here."
+    ),
+    "nights.kept_from_one": (
+        "1 debt carried from {night} was not put back: money was recorded on {night} while "
+        "this night was deleted. What is owed is to pay on {night}."
+    ),
+    "nights.kept_from": (
+        "{count} debts carried from {night} were not put back: money was recorded on "
+        "{night} while this night was deleted. What is owed is to pay on {night}."
+    ),
 }

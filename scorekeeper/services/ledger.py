@@ -130,7 +130,11 @@ class OpenTransfer:
         t, kind = self.transfer, "transfer.pays_back" if self.owed_back else "transfer.pays"
         return say(kind, payer=t.payer, payee=t.payee, money=format_money(t.amount, currency))
 
-    def progress(self, currency: str) -> Said | None:
+    def progress(self, currency: str) -> str | None:
+        said = self.progress_said(currency)
+        return said.english if said else None
+
+    def progress_said(self, currency: str) -> Said | None:
         """What is left of a transfer paid in part: "$2.25 of $4.25 left"."""
         if self.leg is None or not self.leg.touched:
             return None

@@ -30,6 +30,7 @@ from ..rules import (
     name_key,
     replay,
 )
+from ..rules.errors import Said, say
 from ..rules.names import clean_name
 from .base import (
     Conflict,
@@ -219,7 +220,7 @@ def delete_night(night: Night, *, user: User) -> None:
 
 
 @transaction
-def restore_night(night: Night, *, user: User) -> list[str]:
+def restore_night(night: Night, *, user: User) -> list[Said]:
     """Restore a deleted night, and its carries with it, but for those whose other night
     had money recorded (or undone) while this one was deleted: that night settled without
     the carry meanwhile, so putting it back would charge the debt twice. Those stay
@@ -278,7 +279,7 @@ def _other(carry: LedgerEntry, night: Night) -> int:
     return other
 
 
-def _not_put_back(night: Night, entries: list[LedgerEntry]) -> list[str]:
+def _not_put_back(night: Night, entries: list[LedgerEntry]) -> list[Said]:
     counts: dict[tuple[bool, str], int] = {}
     for e in entries:
         outgoing = e.night_id == night.id
@@ -288,19 +289,11 @@ def _not_put_back(night: Night, entries: list[LedgerEntry]) -> list[str]:
         counts[key] = counts.get(key, 0) + 1
     said = []
     for (outgoing, other), n in sorted(counts.items()):
-        debts = "1 debt" if n == 1 else f"{n} debts"
-        if outgoing:
-            said.append(
-                f"{debts} carried to {other} {'was' if n == 1 else 'were'} not put back: "
-                f"money was recorded on {other} while this night was deleted. "
-                "What is owed is to pay here."
-            )
+        kind = "nights.kept_to" if outgoing else "nights.kept_from"
+        if n == 1:
+            said.append(say(f"{kind}_one", night=other))
         else:
-            said.append(
-                f"{debts} carried from {other} {'was' if n == 1 else 'were'} not put back: "
-                f"money was recorded on {other} while this night was deleted. "
-                f"What is owed is to pay on {other}."
-            )
+            said.append(say(kind, count=n, night=other))
     return said
 
 

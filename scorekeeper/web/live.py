@@ -67,7 +67,6 @@ from .games import game_or_404
 from .games.sheet import SheetView
 from .headers import templates_version, unchanged
 from .lan import reach
-from .locales import current_language
 from .nights import night_or_404
 from .qr import qr_data_url
 from .streams import allow_stream, stream_url
@@ -152,14 +151,13 @@ def _tv() -> bool:
 def _etag(tag: str) -> str:
     """The page's ETag: the state it shows, the templates, the layout, and whether it is
     given a stream, and which, and the link's token (the page holds them: its forms post
-    to the link), and the language of its words (each phone reads its own: the page is
-    kept rendered once per language)."""
+    to the link). ``templates_version`` carries the language of the page's words: each
+    phone reads its own, and the page is kept rendered once per language."""
     stream = _stream()
     streamed = f"-s{hashlib.sha256(stream.encode()).hexdigest()[:6]}" if stream else ""
     token = (request.view_args or {}).get("token", "")
     keyed = f"-k{hashlib.sha256(str(token).encode()).hexdigest()[:6]}"
-    language = f"-l{current_language()}"
-    return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}{streamed}{keyed}{language}"
+    return f"{tag}-t{templates_version()}{'-tv' if _tv() else ''}{streamed}{keyed}"
 
 
 def _stream() -> str | None:
@@ -191,7 +189,6 @@ def _drawn(template: str, etag: str, **context: Any) -> Response:
 def _page(html: str, etag: str) -> Response:
     response = make_response(html)
     response.set_etag(etag, weak=True)
-    response.vary.update(("Accept-Language", "Cookie"))  # each phone's own language
     return allow_stream(response)
 
 

@@ -34,6 +34,7 @@ from ..models import Game, Night, Person
 from ..reports import NightSummary, book_summary
 from ..reports.spreadsheets import night_csv
 from ..rules import RecordError, Standings
+from ..rules.errors import Said
 from ..rules.money import use_money_locale
 from ..services import ledger
 from ..services.regulars import regulars_of
@@ -257,10 +258,10 @@ def restore(night_id: int) -> Response:
     night = night_or_404(night_id, deleted=True, owner_only=True)
     if not DeleteNightForm().validate_on_submit():
         abort(400)
-    kept_back: list[str] = []
+    kept_back: list[Said] = []
     if night.deleted_at is not None:
         kept_back = services.restore_night(night, user=current_user)
     flash(_("%(night)s restored.", night=night.name), "success")
     for sentence in kept_back:
-        flash(sentence, "info")
+        flash(night_words.said(sentence), "info")
     return redirect(url_for("nights.show", night_id=night_id))

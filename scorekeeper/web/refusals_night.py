@@ -148,4 +148,20 @@ ENGINE_NIGHT = {
     "nights.most_people_more": _l("a night takes at most %(most)s people: start another night"),
     "nights.twice": _l("%(name)s is listed twice"),
     "nights.on_list": _l("%(name)s is already on tonight's list"),
+    "nights.kept_to_one": _l(
+        "1 debt carried to %(night)s was not put back: money was recorded on %(night)s "
+        "while this night was deleted. What is owed is to pay here."
+    ),
+    "nights.kept_to": _l(
+        "%(count)s debts carried to %(night)s were not put back: money was recorded on "
+        "%(night)s while this night was deleted. What is owed is to pay here."
+    ),
+    "nights.kept_from_one": _l(
+        "1 debt carried from %(night)s was not put back: money was recorded on %(night)s "
+        "while this night was deleted. What is owed is to pay on %(night)s."
+    ),
+    "nights.kept_from": _l(
+        "%(count)s debts carried from %(night)s were not put back: money was recorded on "
+        "%(night)s while this night was deleted. What is owed is to pay on %(night)s."
+    ),
 }

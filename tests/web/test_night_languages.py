@@ -1,0 +1,174 @@
+"""Issue 33, the night, the money and the people: a keeper who reads German (or Hindi)
+reads the night, its games, what was paid, what is still to pay and a player's "I paid"
+in that language, with the money still written in the night's locale; the players' live
+view of the night and of a game follows each phone's own Accept-Language, whatever the
+keeper's account says, and a page kept rendered for one language is never served to
+another; a service's refusal (a stale transfer) is said in the reader's language, on the
+keeper's page and on a player's phone.
+
+The night is issue 34's table (tests/web/test_plan_stays_put.py): Cy pays Bob 4.25, Dee
+pays Ann 2.25, Dee pays Bob 0.25."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.web.keeper import Keeper, text_of
+from tests.web.test_claims import claim_form
+from tests.web.test_languages import choose, lang_of
+from tests.web.test_live import show_players
+from tests.web.test_plan_stays_put import the_night, transfer_form
+from tests.web.test_settle_up import _live_link, regular_ids
+
+
+@pytest.fixture
+def keeper(client):
+    k = Keeper(client)
+    k.signup()
+    return k
+
+
+def paid_and_claimed(keeper: Keeper, client: FlaskClient, app) -> tuple[int, list[int], str]:
+    """The night with its games, a payment (Cy paid Bob $2.00 of $4.25) and a player's
+    claim (Dee says they paid Ann $2.25), recorded while the keeper reads English."""
+    night, games = the_night(keeper)
+    ids = regular_ids(client)
+    part = transfer_form(keeper, night, ids["Cy"], ids["Bob"], part=True)
+    assert client.post(part.action, data={**part.values(), "paid": "2.00"}).status_code == 302
+    link = _live_link(keeper, night)
+    phone = app.test_client()
+    form = claim_form(phone, link, ids["Dee"], ids["Ann"])
+    assert form is not None
+    assert phone.post(form.action, data=form.values()).status_code == 303
+    return night, games, link
+
+
+def page(client: FlaskClient, url: str) -> str:
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return text_of(response)
+
+
+def still_to_pay(client: FlaskClient, night: int) -> str:
+    """The payout page's money section, from its heading to the payment form (the form
+    fields' labels and the summary below are others' to translate)."""
+    html = client.get(f"/nights/{night}/payout").get_data(as_text=True)
+    start, end = html.index('<section id="settle"'), html.index('<details class="fold"')
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html[start:end]))
+
+
+ENGLISH = ("Still to pay", "Paid and carried", "pays", "not counted until confirmed",
+           "Settle up", "left", "Confirm paid")  # fmt: skip
+
+
+def test_a_night_with_money_reads_in_german_and_in_hindi(keeper, client, app):
+    night, games, _ = paid_and_claimed(keeper, client, app)
+    english = page(client, f"/nights/{night}/payout")
+    assert "Cy paid Bob $2.00" in english and "Cy pays Bob $2.25" in english
+    assert "Dee says they paid Ann $2.25: not counted until confirmed" in english
+
+    choose(client, "de")
+    payout = page(client, f"/nights/{night}/payout")
+    assert "Abrechnen" in payout and "Noch zu zahlen" in payout
+    assert "Cy zahlt Bob $2.25" in payout and "(noch $2.25 von $4.25)" in payout
+    assert "Cy hat Bob $2.00 gezahlt" in payout  # what was paid, in the keeper's words
+    assert "Dee sagt, Ann $2.25 gezahlt zu haben: zählt erst, wenn es bestätigt ist" in payout
+    assert "Bezahlt bestätigen" in payout and "Gezahlt und übertragen" in payout
+    assert "Als bezahlt markieren" in payout and "Erlassen" in payout
+    section = still_to_pay(client, night)
+    assert "Cy zahlt Bob $2.25" in section
+    assert not [w for w in ENGLISH if re.search(rf"\b{w}\b", section)], section
+    show = page(client, f"/nights/{night}")
+    assert "Freitag, 20. November 2026" in show  # the night's date as German writes it
+    assert "Spiele" in show and "Leute" in show and "Schreiber-Link" in show
+    assert "Games" not in show and "People" not in show
+    home = page(client, "/")
+    assert "Deine Kartenabende" in home and "4 Personen" in home
+    regulars = page(client, "/regulars")
+    assert "Deine Stammspieler" in regulars and "Wer wem was schuldet" in regulars
+
+    choose(client, "hi")
+    payout = page(client, f"/nights/{night}/payout")
+    assert "हिसाब करें" in payout and "अभी देना बाकी" in payout
+    assert "Cy, Bob को $2.25 देंगे" in payout and "($4.25 में से $2.25 बाकी)" in payout
+    assert "Cy ने Bob को $2.00 दिए" in payout
+    assert "Dee कहते हैं कि उन्होंने Ann को $2.25 दे दिए: पक्का होने तक गिना नहीं जाएगा" in payout
+    section = still_to_pay(client, night)
+    assert "Cy, Bob को $2.25 देंगे" in section
+    assert not [w for w in ENGLISH if re.search(rf"\b{w}\b", section)], section
+    show = page(client, f"/nights/{night}")
+    assert "शुक्रवार, 20 नवंबर 2026" in show and "लोग" in show  # money stays "$", digits Western
+    game = page(client, f"/games/{games[0]}/live")
+    assert "खिलाड़ियों के लिए लाइव व्यू" in game
+
+
+def test_the_players_live_view_follows_each_phones_language(keeper, client, app):
+    _night, games, link = paid_and_claimed(keeper, client, app)
+    choose(client, "de")  # the keeper reads German; the phones ask for their own
+    hindi = app.test_client()
+    hindi.environ_base["HTTP_ACCEPT_LANGUAGE"] = "hi-IN,hi;q=0.9,en;q=0.5"
+    spanish = app.test_client()
+    spanish.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es-MX,es;q=0.9"
+    english = app.test_client()
+
+    first = hindi.get(link)
+    assert first.status_code == 200 and lang_of(first) == "hi"
+    text = text_of(first)
+    assert "कौन किसे देगा" in text and "लाइव" in text and "Cy, Bob को $2.25 देंगे" in text
+    assert "Dee: मैंने चुका दिया" in text or "Cy: मैंने चुका दिया" in text
+    assert "Who pays whom" not in text and "Wer zahlt an wen" not in text
+    assert "accept-language" in first.headers["Vary"].lower()
+    # The page kept rendered for Hindi is not the one the next phone gets.
+    second = spanish.get(link)
+    assert lang_of(second) == "es" and "Quién paga a quién" in text_of(second)
+    assert "Cy paga a Bob $2.25" in text_of(second)
+    assert second.headers["ETag"] != first.headers["ETag"]
+    assert "Who pays whom" in text_of(english.get(link))
+    # A phone that has its page is told nothing changed; asking in another language with
+    # that page's tag gets the page in its own language.
+    same = hindi.get(link, headers={"If-None-Match": first.headers["ETag"]})
+    assert same.status_code == 304
+    other = spanish.get(link, headers={"If-None-Match": first.headers["ETag"]})
+    assert other.status_code == 200 and lang_of(other) == "es"
+
+    # A game's live view too, while its keeper's own page of it stays German.
+    game_link = show_players(keeper, f"/games/{games[0]}/live")
+    assert "Live-Ansicht für die Spieler" in page(client, f"/games/{games[0]}/live")
+    game = hindi.get(game_link)
+    assert game.status_code == 200 and lang_of(game) == "hi"
+    text = text_of(game)
+    assert "लाइव" in text and "बड़े अक्षर" in text and "अपने आप अपडेट होता है।" in text
+    assert "Updates by itself." not in text and "Large type" not in text
+    assert "Se actualiza sola." in text_of(spanish.get(game_link))
+
+
+def test_a_stale_transfer_is_refused_in_the_readers_language(keeper, client, app):
+    night, _ = the_night(keeper)
+    ids = regular_ids(client)
+    link = _live_link(keeper, night)
+    phone = app.test_client()
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = "hi"
+    claim = claim_form(phone, link, ids["Cy"], ids["Bob"])
+    choose(client, "de")
+    whole = transfer_form(keeper, night, ids["Cy"], ids["Bob"], part=False)
+    part = transfer_form(keeper, night, ids["Cy"], ids["Bob"], part=True)
+    assert client.post(part.action, data={**part.values(), "paid": "2.00"}).status_code == 302
+    flashed = text_of(client.get(f"/nights/{night}/payout"))
+    assert "Cy hat Bob $2.00 gezahlt: noch $2.25 von $4.25." in flashed
+
+    # The keeper's Mark paid from before the part payment: refused, said in German.
+    refused = text_of(client.post(whole.action, data=whole.values(), follow_redirects=True))
+    assert (
+        "Diese Zahlung hat sich geändert, seit die Seite geladen wurde "
+        "(jetzt: Cy zahlt Bob $2.25): Es wurde nichts eingetragen." in refused
+    )
+    assert "That transfer changed" not in refused
+    # The player's "I paid" from before: refused on the phone, said in Hindi.
+    answer = phone.post(claim.action, data=claim.values())
+    assert answer.status_code == 409 and lang_of(answer) == "hi"
+    said = text_of(answer)
+    assert "पेज खुलने के बाद यह लेन-देन बदल गया (अब: Cy, Bob को $2.25 देंगे)" in said
+    assert "शाम पर वापस" in said and "That transfer changed" not in said
