@@ -127,8 +127,11 @@ class OpenTransfer:
         return self.said(currency).english
 
     def said(self, currency: str) -> Said:
-        t, kind = self.transfer, "transfer.pays_back" if self.owed_back else "transfer.pays"
-        return say(kind, payer=t.payer, payee=t.payee, money=format_money(t.amount, currency))
+        t = self.transfer
+        if not self.owed_back:
+            return t.said(currency)
+        money = format_money(t.amount, currency)
+        return say("transfer.pays_back", payer=t.payer, payee=t.payee, money=money)
 
     def progress(self, currency: str) -> str | None:
         said = self.progress_said(currency)
