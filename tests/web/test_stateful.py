@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 
@@ -18,6 +19,7 @@ EXAMPLES = int(os.environ.get("SCOREKEEPER_STATEFUL_EXAMPLES", "0") or 0)
 STEPS = int(os.environ.get("SCOREKEEPER_STATEFUL_STEPS", "0") or 0)
 
 
+@pytest.mark.slow
 def test_keepers_at_random_cannot_corrupt_a_number(app) -> None:
     run_state_machine_as_test(
         machine_for(app),
