@@ -104,6 +104,16 @@ def test_a_night_with_money_reads_in_german_and_in_hindi(keeper, client, app):
     game = page(client, f"/games/{games[0]}/live")
     assert "खिलाड़ियों के लिए लाइव व्यू" in game
 
+    # A correction after the payment: the note on the plan says why, in German.
+    choose(client, "de")
+    assert keeper.enter(games[2], "Dee", {"Bob": 10}, number=1).status_code == 302
+    note = page(client, f"/nights/{night}/payout")
+    assert (
+        "Der Plan hat sich geändert, denn keeper@example.com hat deal 1 von Rummy 3 korrigiert"
+        ": Bob -$0.50, Dee +$0.50. Was gezahlt und übertragen wurde, bleibt, wie es war; "
+        "was noch zu zahlen ist, wird unten neu berechnet." in note
+    )
+
 
 def test_the_players_live_view_follows_each_phones_language(keeper, client, app):
     _night, games, link = paid_and_claimed(keeper, client, app)
