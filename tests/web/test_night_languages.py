@@ -4,7 +4,8 @@ in that language, with the money still written in the night's locale; the player
 view of the night and of a game follows each phone's own Accept-Language, whatever the
 keeper's account says, and a page kept rendered for one language is never served to
 another; a service's refusal (a stale transfer) is said in the reader's language, on the
-keeper's page and on a player's phone.
+keeper's page and on a player's phone; a debt carried to another night reads right in
+German on both nights and in Portuguese and Hindi on the players' page.
 
 The night is issue 34's table (tests/web/test_plan_stays_put.py): Cy pays Bob 4.25, Dee
 pays Ann 2.25, Dee pays Bob 0.25."""
@@ -21,7 +22,7 @@ from tests.web.test_claims import claim_form
 from tests.web.test_languages import choose, lang_of
 from tests.web.test_live import show_players
 from tests.web.test_plan_stays_put import the_night, transfer_form
-from tests.web.test_settle_up import _live_link, regular_ids
+from tests.web.test_settle_up import _live_link, carry, new_night, regular_ids, rummy
 
 
 @pytest.fixture
@@ -182,3 +183,32 @@ def test_a_stale_transfer_is_refused_in_the_readers_language(keeper, client, app
     said = text_of(answer)
     assert "पेज खुलने के बाद यह लेन-देन बदल गया (अब: Cy, Bob को $2.25 देंगे)" in said
     assert "शाम पर वापस" in said and "That transfer changed" not in said
+
+
+def test_a_carried_debt_reads_in_german_portuguese_and_hindi(keeper, client, app):
+    friday = new_night(keeper, "Friday", "2026-11-20", [], ["Ann", "Bob", "Dee"])
+    game = rummy(keeper, friday, ["Ann", "Dee"], "2.00", 1)
+    assert keeper.enter(game, "Ann", {"Dee": 5}).status_code == 302
+    ids = regular_ids(client)
+    saturday = new_night(keeper, "Saturday", "2026-11-21", [ids["Ann"], ids["Dee"]], [])
+    choose(client, "de")
+    flashed = carry(keeper, friday, saturday)  # the payout page it comes back to
+    assert "$2.00 noch offen auf Saturday übertragen." in flashed
+    assert "Dee schuldete Ann $2.00: übertragen zu Saturday (2026-11-21)" in flashed
+    assert "Alle sind quitt: Niemand zahlt an jemanden (nach dem, was unten" in flashed
+    there = page(client, f"/nights/{saturday}/payout")
+    assert "Dee schuldete Ann $2.00 von Friday (2026-11-20)" in there
+    assert "Dee zahlt Ann $2.00" in there
+
+    link = _live_link(keeper, friday)
+    phone = app.test_client()
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = "pt-BR,pt;q=0.9"
+    players = text_of(phone.get(link))
+    assert "Dee devia $2.00 para Ann: levado para a noite de 2026-11-21" in players
+    assert (
+        "Todo mundo está quite: ninguém paga ninguém (depois do que foi pago e levado)." in players
+    )
+    assert "Saturday" not in players  # the players' page names no other night of the keeper
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = "hi"
+    players = text_of(phone.get(link))
+    assert "Dee पर Ann के $2.00 बकाया थे: 2026-11-21 की शाम पर आगे ले जाए गए" in players
