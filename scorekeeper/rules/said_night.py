@@ -166,4 +166,30 @@ ENGLISH_NIGHT: dict[str, str] = {
         "{count} debts carried from {night} were not put back: money was recorded on "
         "{night} while this night was deleted. What is owed is to pay on {night}."
     ),
+    # services/payments.py: a way to pay that is not one (regulars.handle names which)
+    "regulars.handle": "payment handle {number}: {why}",
+    "handles.kind": "choose how to pay: PayPal.me, Venmo, Revolut, Cash App, IBAN or text",
+    "handles.empty": "give the handle",
+    "handles.unseen": "the handle contains {what}: type it again",
+    "handles.paypal": "a PayPal.me name is letters and digits, at most 20",
+    "handles.venmo": "a Venmo username is 5 to 30 letters, digits, - or _",
+    "handles.cashapp": "a $cashtag is a letter then letters or digits",
+    "handles.revolut": (
+        "a Revolut username is 3 to 30 letters and digits, with at most one . _ or - between them"
+    ),
+    "handles.too_long": "at most {most} characters",
+    "handles.iban_shape": (
+        "that is not an IBAN: two letters for the country, two check digits, then the "
+        "account number"
+    ),
+    "handles.iban_country": "that is not a valid IBAN: no country's IBAN starts {country}",
+    "handles.iban_length": (
+        "that is not a valid IBAN: an IBAN of {country} has {wanted} characters, this one "
+        "has {length}"
+    ),
+    "handles.iban_structure": (
+        "that is not a valid IBAN: its account number is not one of {country} (check the "
+        "letters and digits)"
+    ),
+    "handles.iban_digits": "that is not a valid IBAN (check the digits)",
 }

@@ -31,7 +31,7 @@ from ..extensions import db, upsert
 from ..models import LedgerEntry, Night, PaymentHandle, Person, Regular, RegularMerge, User, utcnow
 from ..rules import name_key
 from ..rules.names import clean_name
-from .base import Conflict, Refused, commit_created, commit_plain, creating, transaction
+from .base import Conflict, commit_created, commit_plain, creating, transaction
 from .payments import HandleError, clean_handle
 from .said_night import refuse
 
@@ -404,7 +404,7 @@ def set_handles(regular: Regular, handles: Sequence[tuple[str, str]]) -> None:
         try:
             cleaned.append((kind, clean_handle(kind, raw)))
         except HandleError as exc:
-            raise Refused(f"payment handle {i}: {exc}") from None
+            raise refuse("regulars.handle", number=i, why=exc.said) from None
     if len(cleaned) > MAX_HANDLES:
         raise refuse("regulars.most_handles", most=MAX_HANDLES)
     regular.handles.clear()

@@ -164,4 +164,29 @@ ENGINE_NIGHT = {
         "%(count)s debts carried from %(night)s were not put back: money was recorded on "
         "%(night)s while this night was deleted. What is owed is to pay on %(night)s."
     ),
+    "regulars.handle": _l("payment handle %(number)s: %(why)s"),
+    "handles.kind": _l("choose how to pay: PayPal.me, Venmo, Revolut, Cash App, IBAN or text"),
+    "handles.empty": _l("give the handle"),
+    "handles.unseen": _l("the handle contains %(what)s: type it again"),
+    "handles.paypal": _l("a PayPal.me name is letters and digits, at most 20"),
+    "handles.venmo": _l("a Venmo username is 5 to 30 letters, digits, - or _"),
+    "handles.cashapp": _l("a $cashtag is a letter then letters or digits"),
+    "handles.revolut": _l(
+        "a Revolut username is 3 to 30 letters and digits, with at most one . _ or - between them"
+    ),
+    "handles.too_long": _l("at most %(most)s characters"),
+    "handles.iban_shape": _l(
+        "that is not an IBAN: two letters for the country, two check digits, then the "
+        "account number"
+    ),
+    "handles.iban_country": _l("that is not a valid IBAN: no country's IBAN starts %(country)s"),
+    "handles.iban_length": _l(
+        "that is not a valid IBAN: an IBAN of %(country)s has %(wanted)s characters, this one "
+        "has %(length)s"
+    ),
+    "handles.iban_structure": _l(
+        "that is not a valid IBAN: its account number is not one of %(country)s (check the "
+        "letters and digits)"
+    ),
+    "handles.iban_digits": _l("that is not a valid IBAN (check the digits)"),
 }

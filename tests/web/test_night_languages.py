@@ -5,7 +5,8 @@ view of the night and of a game follows each phone's own Accept-Language, whatev
 keeper's account says, and a page kept rendered for one language is never served to
 another; a service's refusal (a stale transfer) is said in the reader's language, on the
 keeper's page and on a player's phone; a debt carried to another night reads right in
-German on both nights and in Portuguese and Hindi on the players' page.
+German on both nights and in Portuguese and Hindi on the players' page; a regular's page
+and its refusals (a way to pay that is not one, a merge of one with itself) in French.
 
 The night is issue 34's table (tests/web/test_plan_stays_put.py): Cy pays Bob 4.25, Dee
 pays Ann 2.25, Dee pays Bob 0.25."""
@@ -17,11 +18,12 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from tests.web.keeper import Keeper, text_of
+from tests.web.keeper import Keeper, handle_rows, text_of
 from tests.web.test_claims import claim_form
 from tests.web.test_languages import choose, lang_of
 from tests.web.test_live import show_players
 from tests.web.test_plan_stays_put import the_night, transfer_form
+from tests.web.test_regulars import post
 from tests.web.test_settle_up import _live_link, carry, new_night, regular_ids, rummy
 
 
@@ -212,3 +214,25 @@ def test_a_carried_debt_reads_in_german_portuguese_and_hindi(keeper, client, app
     phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = "hi"
     players = text_of(phone.get(link))
     assert "Dee पर Ann के $2.00 बकाया थे: 2026-11-21 की शाम पर आगे ले जाए गए" in players
+
+
+def test_a_regulars_page_and_its_refusals_read_in_french(keeper, client):
+    keeper.night(["Ann", "Bob"])
+    ids = regular_ids(client)
+    choose(client, "fr")
+    shown = page(client, f"/regulars/{ids['Ann']}")
+    assert "Moyens de payer Ann" in shown and "Enregistrer les moyens de paiement" in shown
+    assert "1 soirée" in shown and "Ways to pay" not in shown
+    url = f"/regulars/{ids['Ann']}/handles"
+    refused = post(keeper, url, handle_rows([("paypal", "ann.pays!"), ("venmo", "")]))
+    assert (
+        "moyen de paiement 1 : un nom PayPal.me est fait de lettres et de chiffres, 20 au plus"
+        in refused
+    )
+    iban = "DE89 3704 0044 0532 0130 01"  # one digit off
+    refused = post(keeper, url, handle_rows([("iban", iban)]))
+    assert "moyen de paiement 1 : ce n'est pas un IBAN valide (vérifiez les chiffres)" in refused
+    saved = post(keeper, url, handle_rows([("paypal", "annpays")]))
+    assert "Moyens de paiement enregistrés." in saved
+    merged = post(keeper, "/regulars/merge", {"keep": str(ids["Ann"]), "gone": str(ids["Ann"])})
+    assert "choisissez deux habitués différents" in merged, merged
