@@ -113,11 +113,22 @@ def pg_url(request: pytest.FixtureRequest) -> Iterator[str]:
     conn.close()
 
 
+_RESTART_SEQUENCES = """
+DO $$ DECLARE s record; BEGIN
+  FOR s IN SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema() LOOP
+    PERFORM setval(format('%I', s.sequencename)::regclass, 1, false);
+  END LOOP;
+END $$"""
+
+
 def _empty_tables(app: Flask) -> None:
-    with app.app_context():
-        names = ", ".join(t.name for t in db.metadata.sorted_tables)
-        with db.engine.begin() as conn:
-            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    """Every table emptied and every id counting from 1 again. DELETE, children first,
+    not TRUNCATE: TRUNCATE makes new files for each table and index, about 150 ms per
+    test, where deleting a test's few rows takes a few milliseconds."""
+    with app.app_context(), db.engine.begin() as conn:
+        for table in reversed(db.metadata.sorted_tables):
+            conn.execute(table.delete())
+        conn.execute(text(_RESTART_SEQUENCES))
 
 
 @pytest.fixture(params=ENGINES)
