@@ -192,4 +192,7 @@ ENGLISH_NIGHT: dict[str, str] = {
         "letters and digits)"
     ),
     "handles.iban_digits": "that is not a valid IBAN (check the digits)",
+    # rules/money.py: the night's rounding step
+    "money.exactly": "exactly (no rounding)",
+    "money.steps": "in steps of {money}",
 }

@@ -189,4 +189,6 @@ ENGINE_NIGHT = {
         "letters and digits)"
     ),
     "handles.iban_digits": _l("that is not a valid IBAN (check the digits)"),
+    "money.exactly": _l("exactly (no rounding)"),
+    "money.steps": _l("in steps of %(money)s"),
 }

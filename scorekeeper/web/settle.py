@@ -30,7 +30,7 @@ from ..models import Night
 from ..reports import book_summary
 from ..reports.pdf import render_summary_text
 from ..rules import RecordError, format_money
-from ..rules.money import rounding_steps
+from ..rules.money import rounding_steps, step_said
 from ..services import ledger, settle
 from .changes import RACE, attempt
 from .night_words import day_short, said
@@ -53,18 +53,11 @@ def _forms(night: Night, book: ledger.NightBook) -> dict[str, Any]:
     )
     step = StepForm(prefix="step", unit=str(night.settle_unit))
     step.unit.choices = options(
-        [(str(u), _step(u, night.currency)) for u in rounding_steps(night.currency)]
+        [(str(u), said(step_said(u, night.currency))) for u in rounding_steps(night.currency)]
     )
     locale = LocaleForm(prefix="locale", locale=night.locale)
     locale.locale.choices = locale_choices()
     return {"payment": payment, "carry": carry, "step": step, "locale_form": locale}
-
-
-def _step(step: int, currency: str) -> str:
-    """A rounding step in words (as ``rules.money.step_label`` says it in English)."""
-    if step <= 1:
-        return _("exactly (no rounding)")
-    return _("in steps of %(money)s", money=format_money(step, currency))
 
 
 def _settling(step: int, currency: str) -> str:

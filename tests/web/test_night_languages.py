@@ -81,6 +81,7 @@ def test_a_night_with_money_reads_in_german_and_in_hindi(keeper, client, app):
     assert "Dee sagt, Ann $2.25 gezahlt zu haben: zählt erst, wenn es bestätigt ist" in payout
     assert "Bezahlt bestätigen" in payout and "Gezahlt und übertragen" in payout
     assert "Als bezahlt markieren" in payout and "Erlassen" in payout
+    assert "genau (ohne Rundung)" in payout and "in Schritten von $0.25" in payout
     section = still_to_pay(client, night)
     assert "Cy zahlt Bob $2.25" in section
     assert not [w for w in ENGLISH if re.search(rf"\b{w}\b", section)], section
