@@ -6,7 +6,8 @@ keeper's account says, and a page kept rendered for one language is never served
 another; a service's refusal (a stale transfer) is said in the reader's language, on the
 keeper's page and on a player's phone; a debt carried to another night reads right in
 German on both nights and in Portuguese and Hindi on the players' page; a regular's page
-and its refusals (a way to pay that is not one, a merge of one with itself) in French.
+and its refusals (a way to pay that is not one, a merge of one with itself) in French; a
+co-keeper's invite, confirmation, removal and barred page in Spanish.
 
 The night is issue 34's table (tests/web/test_plan_stays_put.py): Cy pays Bob 4.25, Dee
 pays Ann 2.25, Dee pays Bob 0.25."""
@@ -20,6 +21,7 @@ from flask.testing import FlaskClient
 
 from tests.web.keeper import Keeper, handle_rows, text_of
 from tests.web.test_claims import claim_form
+from tests.web.test_keepers import keeper_url
 from tests.web.test_languages import choose, lang_of
 from tests.web.test_live import show_players
 from tests.web.test_plan_stays_put import the_night, transfer_form
@@ -237,3 +239,39 @@ def test_a_regulars_page_and_its_refusals_read_in_french(keeper, client):
     assert "Moyens de paiement enregistrés." in saved
     merged = post(keeper, "/regulars/merge", {"keep": str(ids["Ann"]), "gone": str(ids["Ann"])})
     assert "choisissez deux habitués différents" in merged, merged
+
+
+def test_a_co_keeper_is_invited_kept_and_removed_in_spanish(app, client):
+    owner = Keeper(client)
+    owner.signup("owner@example.com")
+    night = owner.night(["Ann", "Bob"])
+    choose(client, "es")
+    link = keeper_url(owner, night)
+    section = page(client, f"/nights/{night}")
+    assert "Anotadores" in section and "Renovar enlace de anotador" in section
+    visitor = app.test_client()
+    visitor.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es-ES,es;q=0.9"
+    invite = text_of(visitor.get(link))
+    assert "owner@example.com te invita a anotar Friday" in invite
+    assert "viernes, 20 de noviembre de 2026" in invite and "Crea una cuenta" in invite
+    co = Keeper(visitor)
+    co.signup("carol@example.com")
+    confirm = text_of(visitor.get(link))
+    assert "¿Anotar Friday con owner@example.com?" in confirm and "Anotar esta noche" in confirm
+    assert co.post_form(link, {}).status_code == 302
+    assert "Ahora anotas Friday con owner@example.com." in page(visitor, f"/nights/{night}")
+    kept = page(visitor, "/")
+    assert "Noches que anotas con otros" in kept and "anotada con owner@example.com" in kept
+
+    carol = re.findall(r"/keepers/(\d+)/remove", page_html(client, night))[0]
+    _, hidden = owner.form(f"/nights/{night}")
+    assert client.post(f"/nights/{night}/keepers/{carol}/remove", data=hidden).status_code == 302
+    shown = page(client, f"/nights/{night}")
+    assert "carol@example.com ya no anota Friday." in shown and "Dejar volver" in shown
+    barred = visitor.get(link)
+    assert barred.status_code == 403
+    assert "owner@example.com te quitó de Friday" in text_of(barred)
+
+
+def page_html(client: FlaskClient, night: int) -> str:
+    return client.get(f"/nights/{night}").get_data(as_text=True)
