@@ -195,4 +195,5 @@ ENGLISH_NIGHT: dict[str, str] = {
     # rules/money.py: the night's rounding step
     "money.exactly": "exactly (no rounding)",
     "money.steps": "in steps of {money}",
+    "nights.rename_breaks": "renaming {old} to {new} would break {game} (game {number}): {why}",
 }

@@ -182,9 +182,11 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
         try:
             replay(renamed)
         except RecordError as exc:
+            why = exc.said if exc.said is not None else str(exc)
             raise RecordError(
-                f"renaming {old} to {new} would break {game.title} (game {game.id}): {exc}"
-            ) from None
+                say("nights.rename_breaks", old=old, new=new, game=game.title, number=game.id,
+                    why=why)
+            ) from None  # fmt: skip
         for row, rnd in zip(game.rounds, renamed.rounds, strict=True):
             data = rnd.to_json()
             if data != row.data:

@@ -191,4 +191,7 @@ ENGINE_NIGHT = {
     "handles.iban_digits": _l("that is not a valid IBAN (check the digits)"),
     "money.exactly": _l("exactly (no rounding)"),
     "money.steps": _l("in steps of %(money)s"),
+    "nights.rename_breaks": _l(
+        "renaming %(old)s to %(new)s would break %(game)s (game %(number)s): %(why)s"
+    ),
 }
