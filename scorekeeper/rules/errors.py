@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from .said_night import ENGLISH_NIGHT
+
 #: The engine's sentences in English, by message id; ``{name}`` is a parameter. Every id
 #: has its translation in the web layer's catalog (web/refusals.py, the same placeholders:
 #: tests/test_catalogs.py).
@@ -39,6 +41,7 @@ ENGLISH: dict[str, str] = {
     "names.direction": "{what} contains text-direction control characters",
     "names.blank": "{what} is blank: give a name",
     "names.too_long": "{what} {start}... is too long ({length} characters, at most {most})",
+    **ENGLISH_NIGHT,  # the night's money sentences (rules/said_night.py)
 }
 
 #: What a sentence's parameter may be: text shown as it is (a setting's key, a name as

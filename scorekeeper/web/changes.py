@@ -12,14 +12,17 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from flask import abort, flash, request
+from flask_babel import gettext
 
+from ..extensions import N_
 from ..rules import RecordError
 from ..services import AlreadySent, Conflict, Refused
 from .fields import checked_whole
+from .refusals import refusal_text
 
 T = TypeVar("T")
-RACE = "Something changed at the same moment: try again."
-RENEWED = "Renewed already (sent twice): the link below is the new one."
+RACE = N_("Something changed at the same moment: try again.")  # gettext(RACE) says it
+RENEWED = N_("Renewed already (sent twice): the link below is the new one.")
 
 
 def attempt(
@@ -43,7 +46,7 @@ def attempt(
         flash(again(sent), "info")
         return True, None
     except (RecordError, Refused, Conflict) as exc:
-        flash(str(exc) or race or RACE, "error")
+        flash(refusal_text(exc) if str(exc) else (race or gettext(RACE)), "error")
         return False, None
     if said := done(result):
         flash(said, level)
