@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from .said_play import PLAY
+
 #: The engine's sentences in English, by message id; ``{name}`` is a parameter. Every id
 #: has its translation in the web layer's catalog (web/refusals.py, the same placeholders:
 #: tests/test_catalogs.py).
@@ -40,6 +42,7 @@ ENGLISH: dict[str, str] = {
     "names.blank": "{what} is blank: give a name",
     "names.too_long": "{what} {start}... is too long ({length} characters, at most {most})",
 }
+ENGLISH.update(PLAY)  # the words around a game (rules/said_play.py)
 
 #: What a sentence's parameter may be: text shown as it is (a setting's key, a name as
 #: typed), a whole number, a list of whole numbers ("1, 2 or 3"), or a sentence itself.

@@ -4,12 +4,12 @@ of another game); the replay checks the rest."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import MAX_CARDS_IN_HAND, RANKS, normalise_code, parse_flipped_card
-from .errors import RecordError
+from .errors import RecordError, Said, say
 from .names import clean_name, name_key
 
 MIN_PLAYERS = 2
@@ -142,15 +142,14 @@ def parse_hand(
     if isinstance(raw, int):
         if raw < 0:
             raise RecordError(
-                f"{player}'s hand must be 0 points or more (got {raw})",
+                say("hand.negative", player=player, value=raw),
                 round=number,
                 player=player,
                 field="hands",
             )
         if raw > MAX_HAND_POINTS:
             raise RecordError(
-                f"{player}'s hand of {raw} points is more than any hand can hold "
-                f"(at most {MAX_HAND_POINTS})",
+                say("hand.too_many_points", player=player, value=raw, most=MAX_HAND_POINTS),
                 round=number,
                 player=player,
                 field="hands",
@@ -159,7 +158,7 @@ def parse_hand(
     if isinstance(raw, list):
         if len(raw) > MAX_CARDS_IN_HAND:
             raise RecordError(
-                f"{player}'s hand lists {len(raw)} cards (at most {MAX_CARDS_IN_HAND})",
+                say("hand.too_many_cards", player=player, count=len(raw), most=MAX_CARDS_IN_HAND),
                 round=number,
                 player=player,
                 field="hands",
@@ -169,22 +168,26 @@ def parse_hand(
             card = normalise_code(code) if isinstance(code, str) else None
             if card not in card_codes:
                 raise RecordError(
-                    f"{player}'s hand has an unknown card {code!r} "
-                    f"(use {' '.join(sorted(card_codes, key=_card_order))})",
+                    say(
+                        "hand.unknown_card",
+                        player=player,
+                        card=repr(code),
+                        cards=" ".join(sorted(card_codes, key=_card_order)),
+                    ),
                     round=number,
                     player=player,
                     field="hands",
                 )
             cards.append(card)
         return tuple(cards)
-    marked = f", or one of {', '.join(sorted(markers))}" if markers else ""
-    raise RecordError(
-        f"{player}'s hand must be a whole number of points or a list of cards{marked} "
-        f"(got {raw!r})",
-        round=number,
-        player=player,
-        field="hands",
-    )
+    raise RecordError(_not_a_hand(player, raw, markers), round=number, player=player, field="hands")
+
+
+def _not_a_hand(player: str, raw: Any, markers: Collection[str]) -> Said:
+    if markers:
+        shown = ", ".join(sorted(markers))
+        return say("hand.not_a_hand_or_marker", player=player, markers=shown, value=repr(raw))
+    return say("hand.not_a_hand", player=player, value=repr(raw))
 
 
 def _card_order(code: str) -> int:
@@ -209,7 +212,8 @@ def parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[st
     except RecordError as exc:
         if exc.round is not None:
             raise
-        raise RecordError(exc.detail, round=number, player=exc.player, field=exc.field) from None
+        said = exc.said or exc.detail  # the sentence's id and parameters, kept
+        raise RecordError(said, round=number, player=exc.player, field=exc.field) from None
 
 
 def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[str]) -> Round:
@@ -275,7 +279,7 @@ def _parse_hands(
     for player, hand in hands_raw.items():
         player = clean_name(player, what="a name in hands")
         if name_key(player) in seen:
-            raise RecordError(f"two hands are given for {player}", round=number, player=player)
+            raise RecordError(say("hand.twice", player=player), round=number, player=player)
         seen.add(name_key(player))
         hands[player] = parse_hand(
             hand,

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal
 
 from .cards import RANKS, count_hand
 from .display import GameDisplay
-from .errors import RecordError
+from .errors import RecordError, Said, say
 from .money import split_pot
 from .rounds import MAX_PLAYERS, Hand, Round
 from .settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec, parse_settings
@@ -69,10 +69,16 @@ class DeckAdvice:
     jokers: int
 
     def __str__(self) -> str:
-        decks = "1 deck" if self.decks == 1 else f"{self.decks} decks"
+        return self.said.english
+
+    @property
+    def said(self) -> Said:
+        """The advice as a sentence: "1 deck with 2 jokers", "2 decks, no jokers"."""
+        decks = say("deck.one") if self.decks == 1 else say("deck.many", count=self.decks)
         if not self.jokers:
-            return f"{decks}, no jokers"
-        return f"{decks} with {self.jokers} joker{'s' if self.jokers != 1 else ''}"
+            return say("deck.no_jokers", decks=decks)
+        joker = "deck.with_joker" if self.jokers == 1 else "deck.with_jokers"
+        return say(joker, decks=decks, count=self.jokers)
 
 
 def face_values(ace: int) -> dict[str, int]:
@@ -135,6 +141,15 @@ class Variant:
     split_kinds: ClassVar[tuple[str, ...]] = ()
 
     # -- settings -------------------------------------------------------------------
+    @property
+    def title_said(self) -> Said:
+        """The game's name as a sentence a page says in its reader's language."""
+        return say(f"variant.{self.name}.title")
+
+    @property
+    def description_said(self) -> Said:
+        return say(f"variant.{self.name}.description")
+
     @property
     def setting_keys(self) -> frozenset[str]:
         return frozenset(s.key for s in self.settings_specs)

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..rules.errors import Param, RecordError, Said, english
+from .refusals_play import PLAY
 
 ENGINE = {
     "settings.choice": _l("settings.%(key)s must be %(choices)s (got %(value)s)"),
@@ -44,6 +45,7 @@ ENGINE = {
         "%(what)s %(start)s... is too long (%(length)s characters, at most %(most)s)"
     ),
 }
+ENGINE.update(PLAY)  # the words around a game (web/refusals_play.py)
 
 
 def said_text(said: Said) -> str:

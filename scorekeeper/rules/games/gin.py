@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from ..display import ChartLine, Column, Fact, GameDisplay
-from ..errors import RecordError
+from ..display import ChartLine, Column, Fact, GameDisplay, Words
+from ..errors import RecordError, Said, say
 from ..money import format_money
 from ..rounds import Round
 from ..settings import CURRENCY, MAX_POINTS, Settings, SettingSpec
@@ -173,35 +173,48 @@ class GinDisplay(GameDisplay["Gin"]):
         "handicaps: both start at 0.",
     )
 
-    def warnings(self, players: int, settings: Settings) -> list[str]:
+    def warnings_said(self, players: int, settings: Settings) -> list[Words]:
         return []  # any count but two is refused (``Gin.players_refused``), not warned of
 
     def money_rules(self, settings: Settings) -> list[Fact]:
         cur = settings.currency
         facts = []
         if settings.stake:
-            facts.append(Fact("Stake", f"{format_money(settings.stake, cur)} a point of margin"))
+            stake = say("fact.stake_per_point", stake=format_money(settings.stake, cur))
+            facts.append(Fact(say("fact.stake"), stake))
         if settings.buy_in:
-            facts.append(Fact("Buy-in", f"{format_money(settings.buy_in, cur)}, winner takes all"))
+            buy_in = say("fact.buy_in_all", buy_in=format_money(settings.buy_in, cur))
+            facts.append(Fact(say("fact.buy_in"), buy_in))
         return facts
 
     def play_rules(self, settings: Settings, players: int) -> list[Fact]:
         return [
-            Fact("Target", f"first to {settings.target_score}"),
+            Fact(say("fact.target"), say("fact.first_to", target=settings.target_score)),
             Fact(
-                "Knock", f"with {settings.knock_max} or less; undercut +{settings.undercut_bonus}"
+                say("fact.knock"),
+                say("fact.knock_with", most=settings.knock_max, bonus=settings.undercut_bonus),
             ),
-            Fact("Gin", f"+{settings.gin_bonus}, big gin +{settings.big_gin_bonus}"),
             Fact(
-                "End",
-                f"game +{settings.game_bonus}, box +{settings.box_bonus} a hand, "
-                f"shutout ×{settings.shutout_multiplier}",
+                say("fact.gin"),
+                say("fact.gin_bonus", gin=settings.gin_bonus, big_gin=settings.big_gin_bonus),
             ),
-            Fact("Cards", "10 each"),
+            Fact(
+                say("fact.end"),
+                say(
+                    "fact.end_bonus",
+                    game=settings.game_bonus,
+                    box=settings.box_bonus,
+                    shutout=settings.shutout_multiplier,
+                ),
+            ),
+            Fact(say("fact.cards"), say("fact.cards_each", count=10)),
         ]
 
     def went_out_note(self, settings: Settings) -> str:
         return " (knocked)"
+
+    def went_out_said(self, settings: Settings) -> Said:
+        return say("mark.went_out.knocked")
 
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
         return [ChartLine("Target", settings.target_score)]

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..cards import JOKER, RANKS, WILD, describe_flipped_card
-from ..display import ChartLine, Column, Fact, GameDisplay, pot_fact
-from ..errors import RecordError
+from ..display import ChartLine, Column, Fact, GameDisplay, Words, pot_fact
+from ..errors import RecordError, say
 from ..money import format_money
 from ..names import clean_name, name_key
 from ..rounds import MAX_PLAYERS, Round
@@ -59,32 +59,31 @@ class VegasDisplay(GameDisplay["Vegas"]):
     def table_rules(self, settings: Settings, players: int) -> list[Fact]:
         cur = settings.currency
         money = settings.buy_in > 0
-        facts = [Fact("Max score", str(settings.max_score))]
+        facts = [Fact(say("fact.max_score"), str(settings.max_score))]
         if money:
-            facts.append(Fact("Buy-in", format_money(settings.buy_in, cur)))
+            facts.append(Fact(say("fact.buy_in"), format_money(settings.buy_in, cur)))
             facts.append(pot_fact(settings))
         if money and settings.second_runner_up_buy_in:
-            facts.append(Fact("3rd place", "gets a buy-in out of 2nd's share"))
-        facts.append(Fact("Cards", f"{settings.cards_per_player} each"))
+            facts.append(Fact(say("fact.third_place"), say("fact.third_place_gets")))
+        facts.append(
+            Fact(say("fact.cards"), say("fact.cards_each", count=settings.cards_per_player))
+        )
         if settings.ace_points != 1:
-            facts.append(Fact("Aces", f"count {settings.ace_points}"))
-        rebuy = "back to the highest total still under the max"
-        if money:
-            rebuy = f"{format_money(settings.buy_in, cur)}, {rebuy}"
-        facts.append(Fact("Re-buy", rebuy))
-        solidarity = (
-            "wild cards stay in melds"
-            if settings.meld_solidarity
-            else "wild cards may be swapped out of melds"
+            facts.append(Fact(say("fact.aces"), say("fact.count", points=settings.ace_points)))
+        rebuy = (
+            say("fact.rebuy_for", buy_in=format_money(settings.buy_in, cur))
+            if money
+            else say("fact.rebuy_back")
         )
-        strictness = (
-            "one wild card per meld" if settings.meld_strictness else "any number of wild cards"
-        )
-        facts.append(Fact("Melds", f"{solidarity}; {strictness}"))
+        facts.append(Fact(say("fact.rebuy"), rebuy))
+        solidarity = say("fact.wilds_stay" if settings.meld_solidarity else "fact.wilds_swap")
+        strictness = say("fact.one_wild" if settings.meld_strictness else "fact.any_wilds")
+        melds = say("fact.melds_both", first=solidarity, second=strictness)
+        facts.append(Fact(say("fact.melds"), melds))
         return [*facts, self._deck(settings, players)]
 
-    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
-        return ["Flip a card after the deal: it is wild this round."]
+    def banner_notes_said(self, nr: NextRound, settings: Settings) -> list[Words]:
+        return [say("banner.vegas_flip")]
 
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
         return [ChartLine("Max score", settings.max_score)]

@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from ... import services
 from ...forms import ConfirmForm, ImportForm, new_submission
-from ...rules import RecordError
+from ...rules import RecordError, get_variant
 from ...rules.errors import NotJson
 from ...services import ledger
 from ..nights import night_or_404
-from ..refusals import refusal_text
+from ..refusals import refusal_text, said_text
 from .blueprint import bp, game_or_404
 
 
@@ -46,16 +47,17 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
                 submission=form.submission.data,
             )  # fmt: skip
         except services.AlreadyCreated as done:
-            flash("That record was already imported (sent twice): here it is, once.", "info")
+            flash(_("That record was already imported (sent twice): here it is, once."), "info")
             return redirect(url_for("games.sheet", game_id=done.target_id))
         except services.Conflict:
-            error = "Something changed at the same moment: nothing was imported. Try again."
+            error = _("Something changed at the same moment: nothing was imported. Try again.")
         except NotJson as exc:
-            error = f"That is not JSON: {exc.detail}."
+            error = _("That is not JSON: %(detail)s.", detail=exc.detail)
         except (RecordError, services.Refused) as exc:
-            error = gettext("Not imported: %(refusal)s", refusal=refusal_text(exc))
+            error = _("Not imported: %(refusal)s", refusal=refusal_text(exc))
         else:
-            flash(f"Imported {game.title} with {len(game.rounds)} rounds.", "success")
+            title = said_text(get_variant(game.variant).title_said)
+            flash(_imported(title, len(game.rounds)), "success")
             return redirect(url_for("games.sheet", game_id=game.id))
     elif request.method == "POST":
         error = "; ".join(e for errs in form.errors.values() for e in errs)
@@ -97,12 +99,14 @@ def delete(game_id: int) -> str | Response:
             user=current_user,
         )
     except services.Duplicate:
-        flash("That game was already deleted (sent twice).", "info")
+        flash(_("That game was already deleted (sent twice)."), "info")
     except services.Conflict:
-        flash("The game changed on another phone: it was not deleted. Check it first.", "error")
+        flash(_("The game changed on another phone: it was not deleted. Check it first."), "error")
         return redirect(url_for("games.sheet", game_id=game_id))
     else:
-        flash("Game deleted: it no longer counts in the settlement. Restore it below.", "success")
+        flash(
+            _("Game deleted: it no longer counts in the settlement. Restore it below."), "success"
+        )
     return redirect(url_for("nights.show", night_id=night_id, _anchor="deleted"))
 
 
@@ -116,7 +120,7 @@ def restore(game_id: int) -> Response:
     if not form.validate_on_submit():
         abort(400)
     if game.deleted_at is None:
-        flash("That game is not deleted.", "info")
+        flash(_("That game is not deleted."), "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     try:
         services.restore_game(
@@ -126,13 +130,22 @@ def restore(game_id: int) -> Response:
             user=current_user,
         )
     except services.Duplicate:
-        flash("That game was already restored (sent twice).", "info")
+        flash(_("That game was already restored (sent twice)."), "info")
     except services.Conflict:
-        flash("The game changed at the same moment: try again.", "error")
+        flash(_("The game changed at the same moment: try again."), "error")
         return redirect(url_for("nights.show", night_id=game.night_id, _anchor="deleted"))
     except (RecordError, services.Refused) as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
         return redirect(url_for("nights.show", night_id=game.night_id, _anchor="deleted"))
     else:
-        flash("Game restored: it counts in the settlement again.", "success")
+        flash(_("Game restored: it counts in the settlement again."), "success")
     return redirect(url_for("games.sheet", game_id=game_id))
+
+
+def _imported(title: str, rounds: int) -> str:
+    return ngettext(
+        "Imported %(game)s with %(num)s round.",
+        "Imported %(game)s with %(num)s rounds.",
+        rounds,
+        game=title,
+    )

@@ -1,0 +1,276 @@
+"""The engine's words a keeper reads around a game (issue 33): the games' names and
+descriptions, the game's word for a round, and the refusals of a hand. Each is a message
+id and its English (``{name}`` a parameter), merged into ``errors.ENGLISH``; the web layer
+says them in the reader's language (``web/refusals_play.py``, the same ids), while the
+command line and the API keep this English.
+
+The games' ``title`` and ``description`` stay their English class attributes (the API,
+the printed sheets); ``variant_title`` and ``variant_description`` name the same words as
+sentences (tests/rules/test_said_play.py checks they are the same English)."""
+
+from __future__ import annotations
+
+PLAY: dict[str, str] = {
+    # the games: rules/games/*.py, ``title`` and ``description``
+    "variant.contract.title": "Contract Rummy",
+    "variant.contract.description": (
+        "Seven deals, each with a contract to lay down before going out: two sets, a set "
+        "and a run, ... three runs. Penalty points for what is left; low total wins."
+    ),
+    "variant.dummy.title": "Dummy Rummy",
+    "variant.dummy.description": (
+        "Twelve contracts to lay down in order, each at your own pace; penalty points for "
+        "what is left. First through contract 12 with the lowest total wins."
+    ),
+    "variant.gin.title": "Gin Rummy",
+    "variant.gin.description": (
+        "Two players, hands to 100: knock, gin or big gin, undercuts, and the game, box and "
+        "shutout bonuses at the end. The stake is paid on the margin."
+    ),
+    "variant.multiplayer.title": "Multiplayer Rummy",
+    "variant.multiplayer.description": (
+        "Rummy for 2 to 4: going out scores the others' hands, double when you go rummy in "
+        "one turn. First to the target wins."
+    ),
+    "variant.pool.title": "Pool Rummy",
+    "variant.pool.description": (
+        "13 cards, low is good. Reach the pool (101, 201 or 61) and you are out; rejoin for "
+        "the entry fee while nobody is close. Last one in wins the pot, or the table splits it."
+    ),
+    "variant.rummy.title": "Rummy",
+    "variant.rummy.description": (
+        "Classic rummy: whoever goes out scores what is left in everyone else's hand. High "
+        "total wins, first to the target or after a set number of deals."
+    ),
+    "variant.texas.title": "Texas Rummy",
+    "variant.texas.description": (
+        "11 rounds of 3 to 13 cards, a new wild rank each round, the last three rounds "
+        "doubled and tripled. Low total wins; going out earns a dime."
+    ),
+    "variant.vegas.title": "Vegas Rummy",
+    "variant.vegas.description": (
+        "Penalty points, low is good. Reach the max score and you expire: re-buy to stay "
+        "in. Last one under the max wins the pot."
+    ),
+    # the game's word for a round (``display.round_word``): alone, many, at a line's start
+    "word.round.one": "round",
+    "word.round.many": "rounds",
+    "word.round.head": "Round",
+    "word.deal.one": "deal",
+    "word.deal.many": "deals",
+    "word.deal.head": "Deal",
+    "word.hand.one": "hand",
+    "word.hand.many": "hands",
+    "word.hand.head": "Hand",
+    # rules/rounds.py: a hand that breaks a rule
+    "hand.negative": "{player}'s hand must be 0 points or more (got {value})",
+    "hand.too_many_points": (
+        "{player}'s hand of {value} points is more than any hand can hold (at most {most})"
+    ),
+    "hand.too_many_cards": "{player}'s hand lists {count} cards (at most {most})",
+    "hand.unknown_card": "{player}'s hand has an unknown card {card} (use {cards})",
+    "hand.not_a_hand": (
+        "{player}'s hand must be a whole number of points or a list of cards (got {value})"
+    ),
+    "hand.not_a_hand_or_marker": (
+        "{player}'s hand must be a whole number of points or a list of cards, or one of "
+        "{markers} (got {value})"
+    ),
+    "hand.twice": "two hands are given for {player}",
+    # rules/display.py: the pot's split, the marks' legend, what is wild, the banner
+    "pot.winner_takes_all": "winner takes all",
+    "pot.place.1": "1st {percent}%",
+    "pot.place.2": "2nd {percent}%",
+    "pot.place.3": "3rd {percent}%",
+    "pot.place": "{place}th {percent}%",  # 4th to 20th (at most 20 players)
+    "pot.then": "{first} / {rest}",
+    "mark.went_out": "went out",
+    "mark.going_rummy": "went rummy: scores double",
+    "mark.join": "joined this round (fee and starting total below)",
+    "mark.rebuy": (
+        "expired and re-bought; the total shown is where they start again (on "
+        "screen, after the total reached and an arrow)"
+    ),
+    "mark.rebuy.for": (
+        "expired and re-bought for {buy_in}; the total shown is where they start "
+        "again (on screen, after the total reached and an arrow)"
+    ),
+    "mark.drop": "expired and dropped out",
+    "mark.expire": "expired in the last round (no re-buy)",
+    "mark.contract": "laid down contract n this round",
+    "mark.dime": "took {per_round} from the pot for going out",
+    "mark.knock": "knocked and won the hand",
+    "mark.undercut": "undercut the knocker (equal or lower deadwood)",
+    "mark.gin": "went gin (no deadwood)",
+    "mark.big_gin": "went big gin (all 11 cards melded)",
+    "mark.wash": "a wash: nobody knocked, nobody scores",
+    "mark.deadwood": "deadwood left in hand",
+    "mark.first_drop": "first drop (before drawing)",
+    "mark.middle_drop": "middle drop (after drawing)",
+    "mark.full_count": "full count (gave up, everything counted)",
+    "mark.wrong_show": "wrong show (an invalid show)",
+    "mark.eliminate": "reached the pool: out",
+    "mark.rejoin": (
+        "out, then rejoined; the total shown is where they came back (on screen, "
+        "after the total reached and an arrow)"
+    ),
+    "mark.rejoin.for": (
+        "out, then rejoined for {buy_in}; the total shown is where they came back "
+        "(on screen, after the total reached and an arrow)"
+    ),
+    "mark.split": "shared the pot by agreement (their share beside it)",
+    "mark.went_out.knocked": "went out (knocked)",
+    "mark.went_out.dime": "went out (takes {per_round} from the pot)",
+    "wild.A": "aces",
+    "wild.2": "deuces",
+    "wild.3": "threes",
+    "wild.4": "fours",
+    "wild.5": "fives",
+    "wild.6": "sixes",
+    "wild.7": "sevens",
+    "wild.8": "eights",
+    "wild.9": "nines",
+    "wild.10": "tens",
+    "wild.J": "jacks",
+    "wild.Q": "queens",
+    "wild.K": "kings",
+    "wild.JK": "jokers",
+    "wild.and": "{first}, {rest}",
+    "rank.A": "Aces",
+    "rank.2": "Twos",
+    "rank.3": "Threes",
+    "rank.4": "Fours",
+    "rank.5": "Fives",
+    "rank.6": "Sixes",
+    "rank.7": "Sevens",
+    "rank.8": "Eights",
+    "rank.9": "Nines",
+    "rank.10": "Tens",
+    "rank.J": "Jacks",
+    "rank.Q": "Queens",
+    "rank.K": "Kings",
+    "rank.JK": "Jokers",
+    "contract.1": "two sets",
+    "contract.2": "one set and one run",
+    "contract.3": "two runs",
+    "contract.4": "three sets",
+    "contract.5": "two sets and one run",
+    "contract.6": "one set and two runs",
+    "contract.7": "three runs",
+    "banner.numbered": "{word} {number}",
+    "banner.cards": "{count} cards",
+    "banner.wild": "Wild: {wilds}",
+    "banner.rank_wild": "{rank} wild",
+    "banner.deal_of": "Deal {number} of {deals}",
+    "banner.contract_last": "Go out all at once, with no discard.",
+    "banner.contracts": "Contracts: {on}",
+    "banner.vegas_flip": "Flip a card after the deal: it is wild this round.",
+    "banner.pool_cut": "Cut a card after the deal: its rank is wild this deal, jokers too.",
+    # what the new-game page warns of
+    "warn.players": "{game} is best with {low} to {high} players; you have {players}.",
+    "warn.texas_dry": (
+        "The pot holds {antes} of antes ({players} × {ante}) but pays {per_round} to whoever "
+        "goes out in each of {rounds} rounds ({paid}): it runs dry after {dry} rounds, and "
+        "the winner may get nothing."
+    ),
+    # rules/variant.py DeckAdvice
+    "deck.one": "1 deck",
+    "deck.many": "{count} decks",
+    "deck.no_jokers": "{decks}, no jokers",
+    "deck.with_joker": "{decks} with {count} joker",
+    "deck.with_jokers": "{decks} with {count} jokers",
+    # the table rules (``display.table_rules``): labels, then values
+    "fact.buy_in": "Buy-in",
+    "fact.cards": "Cards",
+    "fact.deck": "Deck",
+    "fact.pot": "Pot",
+    "fact.max_score": "Max score",
+    "fact.third_place": "3rd place",
+    "fact.aces": "Aces",
+    "fact.rebuy": "Re-buy",
+    "fact.melds": "Melds",
+    "fact.pool": "Pool",
+    "fact.drops": "Drops",
+    "fact.full_count": "Full count",
+    "fact.wrong_show": "Wrong show",
+    "fact.rejoin": "Rejoin",
+    "fact.deals": "Deals",
+    "fact.target": "Target",
+    "fact.stake": "Stake",
+    "fact.knock": "Knock",
+    "fact.gin": "Gin",
+    "fact.end": "End",
+    "fact.ante": "Ante",
+    "fact.going_out": "Going out",
+    "fact.rounds": "Rounds",
+    "fact.jokers": "Jokers",
+    "fact.cards_each": "{count} each",
+    "fact.count": "count {points}",
+    "fact.third_place_gets": "gets a buy-in out of 2nd's share",
+    "fact.rebuy_back": "back to the highest total still under the max",
+    "fact.rebuy_for": "{buy_in}, back to the highest total still under the max",
+    "fact.wilds_stay": "wild cards stay in melds",
+    "fact.wilds_swap": "wild cards may be swapped out of melds",
+    "fact.one_wild": "one wild card per meld",
+    "fact.any_wilds": "any number of wild cards",
+    "fact.melds_both": "{first}; {second}",
+    "fact.again_to_rejoin": "{buy_in}, again to rejoin",
+    "fact.pool_pot": "the last one in takes it, or the table splits it",
+    "fact.pool_out": "{pool}: out at {pool} or more",
+    "fact.drops_are": "first {first}, middle {middle}",
+    "fact.full_count_is": "{points} (no hand scores more)",
+    "fact.rejoin_while": "while nobody in has more than {limit}",
+    "fact.deals_highest": "{deals}, highest total wins",
+    "fact.deals_lowest": "{deals}, lowest total wins",
+    "fact.first_to": "first to {target}",
+    "fact.stake_per_point": "{stake} a point of margin",
+    "fact.buy_in_all": "{buy_in}, winner takes all",
+    "fact.knock_with": "with {most} or less; undercut +{bonus}",
+    "fact.gin_bonus": "+{gin}, big gin +{big_gin}",
+    "fact.end_bonus": "game +{game}, box +{box} a hand, shutout ×{shutout}",
+    "fact.takes_dime": "takes {per_round} from the pot",
+    "fact.texas_pot": "after round 11 the rest goes to the lowest total",
+    "fact.texas_rounds": "11, ×2 in rounds 9 and 10, ×3 in round 11",
+    "fact.deal_by_deal": "{cards} (deal by deal)",
+    "fact.wild_count": "wild, count {points}",
+    # the new-game page's hint, the sheet's words for a split, a player out, Pool's drops
+    "hint.contract": (
+        "Everyone plays the same deal's contract; going out needs it laid down "
+        "first. In the last deal (three runs) you go out all at once, with no "
+        "discard."
+    ),
+    "hint.dummy": (
+        "The game ends after the round in which someone lays down contract 12; among "
+        "those, the lowest total wins."
+    ),
+    "hint.gin": (
+        "Exactly two players. Each hand, record who knocked (or nobody: a wash), "
+        "how, and both deadwoods; the game, box and shutout bonuses are added at the "
+        "end."
+    ),
+    "hint.pool": (
+        "Choosing the pool (101, 201 or 61) fills in its drops, full count, wrong "
+        "show and rejoin limit; change any of them for your table. The buy-in is the "
+        "entry fee, paid again by a player who rejoins."
+    ),
+    "hint.texas": (
+        "A dime is paid to whoever goes out only while the pot still holds a full "
+        "one; the lowest total after round 11 takes the rest."
+    ),
+    "hint.vegas": (
+        'Re-buy is the default when someone expires; you choose "drop" for them when '
+        "it happens. A late joiner pays the buy-in times the most expiries of anyone "
+        "still in (at least one buy-in) and starts at that player's total."
+    ),
+    "split.equal": "Equal shares",
+    "split.drops": "By drops left",
+    "out.dropped": "dropped",
+    "out.out": "out",
+    "note.out_in_deal": "out in deal {number}",
+    "note.dropped_in": "dropped out in {word} {number}",
+    "figure.drops_left": "Drops left",
+}
+
+#: The forms of a round's word a sentence takes: alone ("round"), many ("rounds"), and at
+#: the start of a line or as a column's head ("Round").
+WORD_FORMS = ("one", "many", "head")
