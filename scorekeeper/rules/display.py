@@ -18,8 +18,7 @@ from .said_play import WORD_FORMS
 from .settings import Settings
 from .state import Event, NextRound, PlayerStanding, RoundResult
 
-#: What a page shows as words: a sentence the reader's language says (``Said``), or text
-#: shown as it is (a number, a name, money, a mark's symbol).
+#: Words on a page: a sentence in the reader's language, or text as it is (a name, money).
 Words: TypeAlias = "str | Said"
 
 
@@ -67,10 +66,10 @@ def pot_split_said(split: tuple[int, ...]) -> Said:
     """The pot's split in words: "winner takes all", "1st 60% / 2nd 40%"."""
     if tuple(split) == (100,):
         return say("pot.winner_takes_all")
-    shares = [
-        say(f"pot.place.{i}", percent=pct) if i <= 3 else say("pot.place", place=i, percent=pct)
-        for i, pct in enumerate(split, 1)
+    places = [
+        (f"pot.place.{i}", {}) if i <= 3 else ("pot.place", {"place": i}) for i in range(1, 21)
     ]
+    shares = [say(p, percent=f"{pct}%", **kw) for (p, kw), pct in zip(places, split, strict=False)]
     said = shares[-1]
     for share in reversed(shares[:-1]):
         said = say("pot.then", first=share, rest=said)

@@ -79,10 +79,11 @@ PLAY: dict[str, str] = {
     "hand.twice": "two hands are given for {player}",
     # rules/display.py: the pot's split, the marks' legend, what is wild, the banner
     "pot.winner_takes_all": "winner takes all",
-    "pot.place.1": "1st {percent}%",
-    "pot.place.2": "2nd {percent}%",
-    "pot.place.3": "3rd {percent}%",
-    "pot.place": "{place}th {percent}%",  # 4th to 20th (at most 20 players)
+    "pot.place.1": "1st {percent}",
+    "pot.place.2": "2nd {percent}",
+    "pot.place.3": "3rd {percent}",
+    # ``percent`` is the share with its sign ("60%")
+    "pot.place": "{place}th {percent}",  # 4th to 20th (at most 20 players)
     "pot.then": "{first} / {rest}",
     "mark.went_out": "went out",
     "mark.going_rummy": "went rummy: scores double",
