@@ -270,6 +270,65 @@ PLAY: dict[str, str] = {
     "note.out_in_deal": "out in deal {number}",
     "note.dropped_in": "dropped out in {word} {number}",
     "figure.drops_left": "Drops left",
+    # the games' settings on the new-game form (``SettingSpec.label`` and ``description``)
+    "setting.buy_in": "Buy-in",
+    "setting.max_score": "Max score",
+    "setting.cards_per_player": "Cards per player",
+    "setting.ace_points": "Aces count",
+    "setting.pot_split": "Pot split",
+    "setting.second_runner_up_buy_in": "Third place gets one buy-in from the runner-up",
+    "setting.meld_solidarity": "Meld solidarity (wild cards stay in melds)",
+    "setting.meld_strictness": "Meld strictness (one wild card per meld)",
+    "setting.currency": "Currency",
+    "setting.ante": "Ante",
+    "setting.per_round": "Per round",
+    "setting.target_score": "Target score",
+    "setting.deals": "Or a fixed number of deals",
+    "setting.deals.2": "Deals",
+    "setting.cards": "Cards dealt in each deal",
+    "setting.joker_points": "Jokers count",
+    "setting.knock_max": "Knock with at most",
+    "setting.gin_bonus": "Gin bonus",
+    "setting.big_gin_bonus": "Big gin bonus",
+    "setting.undercut_bonus": "Undercut bonus",
+    "setting.game_bonus": "Game bonus",
+    "setting.box_bonus": "Box bonus",
+    "setting.shutout_multiplier": "Shutout multiplier",
+    "setting.stake": "Stake per point",
+    "setting.pool": "Pool",
+    "setting.first_drop": "First drop",
+    "setting.middle_drop": "Middle drop",
+    "setting.full_count": "Full count",
+    "setting.wrong_show": "Wrong show",
+    "setting.rejoin_limit": "Rejoin limit",
+    "setting_help.buy_in": "Paid by each player at the start.",
+    "setting_help.pot_split": "Percentages for 1st, 2nd, ... adding to 100, e.g. 70/30.",
+    "setting_help.ante": (
+        "Each player's stake at the start: whoever goes out is paid from it each "
+        "round, and what is left is paid out at the end."
+    ),
+    "setting_help.per_round": "Paid from the pot to whoever goes out.",
+    "setting_help.buy_in.2": (
+        "Only if your table plays one besides the ante (0: none): a second stake at "
+        "the start, into the same pot."
+    ),
+    "setting_help.deals": "7, or 6 for Liverpool (which leaves out the last deal, three runs).",
+    "setting_help.cards": "One number per deal, e.g. 10 10 10 10 12 12 12.",
+    "setting_help.knock_max": "Deadwood a knock allows.",
+    "setting_help.undercut_bonus": "To the defender whose deadwood is equal or lower.",
+    "setting_help.game_bonus": "To the winner.",
+    "setting_help.box_bonus": "To each player for every hand won.",
+    "setting_help.shutout_multiplier": (
+        "The winner's hand points are multiplied by it when the loser won no hand."
+    ),
+    "setting_help.stake": "The loser pays it for every point of the margin (0: none).",
+    "setting_help.buy_in.3": "Paid by each player at the start; the winner takes it.",
+    "setting_help.pool": "101, 201 or 61: out at that total; it fixes the numbers below.",
+    "setting_help.first_drop": "Dropped before drawing.",
+    "setting_help.middle_drop": "Dropped after drawing.",
+    "setting_help.full_count": "Gave up with everything counted; no counted hand scores more.",
+    "setting_help.wrong_show": "Declared an invalid show.",
+    "setting_help.rejoin_limit": "A player out may rejoin only while nobody still in has more.",
 }
 
 #: The forms of a round's word a sentence takes: alone ("round"), many ("rounds"), and at
