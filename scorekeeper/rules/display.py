@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
-from typing import ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from .errors import Said, say
 from .money import format_money
@@ -20,6 +20,7 @@ from .state import Event, NextRound, PlayerStanding, RoundResult
 
 #: Words on a page: a sentence in the reader's language, or text as it is (a name, money).
 Words: TypeAlias = "str | Said"
+Rows: TypeAlias = "list[tuple[Words, list[str]]]"  # labelled rows of one value a player
 
 
 def in_english(words: Words) -> str:
@@ -411,23 +412,22 @@ class GameDisplay(Generic[V]):
         """The new-game page's hint (``setup_hint``) as a sentence."""
         return say(f"hint.{self.variant.name}") if self.setup_hint else None
 
+    # What a page says in its reader's language of ``split_labels``, ``out_word``,
+    # ``head_note``, ``figures`` and ``tally`` (their English stays the printed sheets').
     def split_said(self, kind: str) -> Said:
-        """The words for a way of splitting the pot (``split_labels``)."""
         return say(f"split.{kind}")
 
     def out_said(self) -> Said:
-        """How the pot table says a player is no longer in (``out_word``)."""
         return say(f"out.{self.out_word}")
 
     def head_note_said(self, player: PlayerStanding) -> Words:
-        """``head_note`` as a page says it in its reader's language."""
         return self.head_note(player)
 
-    def figures_said(
-        self, players: Sequence[PlayerStanding], settings: Settings
-    ) -> list[tuple[Words, list[str]]]:
-        """``figures`` with their labels as a page says them."""
+    def figures_said(self, players: Sequence[PlayerStanding], settings: Settings) -> Rows:
         return list(self.figures(players, settings))
+
+    def tally_said(self, *args: Any, **kwargs: Any) -> Rows:
+        return list(self.tally(*args, **kwargs))
 
     #: How the pot table says a player is no longer in the game.
     out_word: ClassVar[str] = "dropped"

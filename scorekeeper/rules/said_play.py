@@ -329,6 +329,14 @@ PLAY: dict[str, str] = {
     "setting_help.full_count": "Gave up with everything counted; no counted hand scores more.",
     "setting_help.wrong_show": "Declared an invalid show.",
     "setting_help.rejoin_limit": "A player out may rejoin only while nobody still in has more.",
+    # Gin's rows under the grid (``GinDisplay.tally``)
+    "tally.boxes": "Boxes",
+    "tally.hand_points": "Hand points",
+    "tally.shutout": "Shutout ×{times}",
+    "tally.game_bonus": "Game bonus",
+    "tally.box_bonus": "Box bonus",
+    "tally.final": "Final",
+    "tally.margin": "Margin",
 }
 
 #: The forms of a round's word a sentence takes: alone ("round"), many ("rounds"), and at

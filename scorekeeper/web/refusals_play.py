@@ -316,4 +316,11 @@ PLAY = {
     "setting_help.full_count": _l("Gave up with everything counted; no counted hand scores more."),
     "setting_help.wrong_show": _l("Declared an invalid show."),
     "setting_help.rejoin_limit": _l("A player out may rejoin only while nobody still in has more."),
+    "tally.boxes": _l("Boxes"),
+    "tally.hand_points": _l("Hand points"),
+    "tally.shutout": _l("Shutout ×%(times)s"),
+    "tally.game_bonus": _l("Game bonus"),
+    "tally.box_bonus": _l("Box bonus"),
+    "tally.final": _l("Final"),
+    "tally.margin": _l("Margin"),
 }

@@ -179,3 +179,15 @@ def test_a_rounds_refusal_keeps_its_message_id(raw, message_id):
     with pytest.raises(RecordError) as refused:
         parse_round(raw, number=2, variant="vegas", card_codes=frozenset({"K"}))
     assert refused.value.message_id == message_id and refused.value.round == 2
+
+
+def test_a_gin_hand_reads_in_german(client):
+    keeper = reading(client, "de")
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "gin", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Ann": 4, "Bob": 20}, how="knock").status_code == 302
+    sheet = text_of(client.get(f"/games/{game}"))
+    assert "Gin-Rommé" in sheet and "Hand 2" in sheet and "Boxen" in sheet
+    assert "K hat geklopft und die Hand gewonnen" in sheet  # the legend's mark
+    assert "Klopfen: mit 10 oder weniger; Unterbieten +" in sheet  # the table rules
+    absent(sheet, [*SHEET, "Boxes", "knocked and won the hand", "Knock:"])

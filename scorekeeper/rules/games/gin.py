@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from ..display import ChartLine, Column, Fact, GameDisplay, Words
+from ..display import ChartLine, Column, Fact, GameDisplay, Rows, Words
 from ..errors import RecordError, Said, say
 from ..money import format_money
 from ..rounds import Round
@@ -271,6 +271,36 @@ class GinDisplay(GameDisplay["Gin"]):
                            for n in names])
             )  # fmt: skip
         return rows
+
+    def tally_said(
+        self,
+        rounds: Sequence[RoundResult],
+        players: Sequence[PlayerStanding],
+        settings: Settings,
+        finished: bool,
+    ) -> Rows:
+        shutout = f"Shutout ×{settings.shutout_multiplier}"
+        return [
+            (
+                say("tally.shutout", times=settings.shutout_multiplier)
+                if label == shutout
+                else say(_TALLY[label]),
+                values,
+            )
+            for label, values in self.tally(rounds, players, settings, finished)
+        ]
+
+
+#: The tally's rows by their English (``GinDisplay.tally``): their message ids.
+_TALLY = {
+    "Boxes": "tally.boxes",
+    "Hand points": "tally.hand_points",
+    "Game bonus": "tally.game_bonus",
+    "Box bonus": "tally.box_bonus",
+    "Final": "tally.final",
+    "Margin": "tally.margin",
+    "Stake": "fact.stake",
+}
 
 
 class Gin(Variant):

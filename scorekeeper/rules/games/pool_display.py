@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from ..display import ChartLine, Column, Fact, GameDisplay, Words
+from ..display import ChartLine, Column, Fact, GameDisplay, Rows, Words
 from ..errors import say
 from ..money import format_money
 from ..settings import Settings
@@ -101,9 +101,7 @@ class PoolDisplay(GameDisplay[Variant]):
             return say("note.out_in_deal", number=player.dropped_round)
         return ""
 
-    def figures_said(
-        self, players: Sequence[PlayerStanding], settings: Settings
-    ) -> list[tuple[Words, list[str]]]:
+    def figures_said(self, players: Sequence[PlayerStanding], settings: Settings) -> Rows:
         return [(say("figure.drops_left"), values) for _, values in self.figures(players, settings)]
 
     def figures(

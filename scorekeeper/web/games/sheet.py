@@ -280,7 +280,8 @@ class SheetView:
             for name in r.totals
         }
         #: Rows under the grid worked out from the rounds (Gin: boxes, bonus lines, final).
-        self.tally = variant.display.tally(s.rounds, s.players, settings, s.finished)
+        tally = display.tally_said(s.rounds, s.players, settings, s.finished)
+        self.tally = [(words_text(label), values) for label, values in tally]
         self.penalty = variant.low_is_good
         used = legend(s.rounds, settings, went_out=display.went_out_said(settings))
         self.legend = used if s.rounds else []  # the marks in the grid, as on paper
