@@ -11,8 +11,11 @@ game's and the night's live links; one keeper account per ``--tables-per-keeper`
 tables). Then the table-night model with streams, for ``--minutes`` measured minutes after
 ``--settle`` seconds: each table's six players hold the game's live stream and the night
 phone the night's; each table's keeper enters a round a minute (the round form, the save,
-the sheet it lands on), at an offset of its own within the minute; on each message every
-subscriber asks for its page once (``?v=<message>``, ``If-None-Match``), as live.js does.
+the sheet it lands on), at an offset of its own within the minute. As live.js does, each
+phone asks for its page when it opens it and whenever its stream (re)connects (the page
+notes its language, and names its stream: data-stream); a message holding the page is
+swapped in with no request, a message of the version only makes the phone ask once
+(``?v=<message>``, ``If-None-Match``) unless it already swapped in that version's page.
 
 The load generator is this process: one asyncio loop, plain sockets, no library (an idle
 stream costs it a socket and a task); its CPU time is reported. Reported: per request kind
@@ -108,7 +111,8 @@ class Meter:
         self.stale: list[str] = []
         self.delivery: list[float] = []  # ms from the save's response to the message
         self.from_tap: list[float] = []  # ms from the keeper's tap (request sent)
-        self.shown: list[float] = []  # ms from the keeper's tap to the page asked again
+        self.shown: list[float] = []  # ms from the keeper's tap to the new page shown
+        self.messages: Counter[str] = Counter()  # with the page, version only, ignored
         self.held = 0
         self.max_held = 0
 
@@ -191,19 +195,50 @@ def phone_address(index: int) -> str:
     return f"127.{1 + index // (256 * 254)}.{index // 254 % 256}.{1 + index % 254}"
 
 
+@dataclass
+class Phone:
+    """What a phone's page holds: its ETag, its stream, the last version swapped in from
+    a message, the last version whose delivery was counted."""
+
+    etag: str = ""
+    stream: str = ""
+    swapped: str = ""
+    counted: str = ""
+
+
+async def open_page(port: int, path: str, kind: str, phone: Phone, meter: Meter, source: str
+                    ) -> None:  # fmt: skip
+    """The phone asks for its page (opening it, or its stream back): its ETag and stream."""
+    started = time.monotonic()
+    status, headers, body, _ = await http(
+        port, "GET", path, {"If-None-Match": phone.etag} if phone.etag else None, source=source
+    )
+    meter.took(f"{kind} (open)", started)
+    if status == 200:
+        phone.etag = headers.get("etag", phone.etag)
+        found = re.search(r'data-stream="([^"]+)"', body)
+        if found:
+            phone.stream = re.sub(r"^https?://[^/]+", "", found.group(1))
+    elif status != 304:
+        raise ConnectionError(f"{kind} (open): status {status}")
+
+
 async def subscriber(
     port: int, table: Table, path: str, kind: str, meter: Meter, source: str
 ) -> None:
-    """A phone on a live view: holds its stream; on each message asks for its page once."""
-    channel = "/streams" + path.replace("/live/night/", "/live/")
-    etag = ""
+    """A phone on a live view: asks for its page, holds its stream; on each message swaps
+    the page in, or asks for it once (a message of the version only)."""
+    phone = Phone()
     while True:
         started = time.monotonic()
         try:
+            await open_page(port, path, kind, phone, meter, source)
+            channel = phone.stream or "/streams" + path.replace("/live/night/", "/live/")
+            started = time.monotonic()
             reader, writer = await asyncio.open_connection(
                 "127.0.0.1", port, local_addr=(source, 0)
             )
-        except OSError as exc:
+        except (OSError, ConnectionError) as exc:
             meter.error(f"stream connect: {exc}")
             await asyncio.sleep(1)
             continue
@@ -230,9 +265,8 @@ async def subscriber(
                     if line.startswith(b"data: "):
                         heard = time.monotonic()
                         message = line[6:].strip().decode()
-                        etag = await _heard(
-                            port, table, path, kind, message, etag, heard, meter, replay, source
-                        )
+                        _heard(port, table, path, kind, message, phone, heard, meter, replay,
+                               source)  # fmt: skip
                         replay = False
             finally:
                 meter.held -= 1
@@ -243,41 +277,76 @@ async def subscriber(
             await asyncio.sleep(1)
 
 
-async def _heard(
-    port: int, table: Table, path: str, kind: str, message: str, etag: str, heard: float,
+def _heard(
+    port: int, table: Table, path: str, kind: str, message: str, phone: Phone, heard: float,
     meter: Meter, replay: bool, source: str,
-) -> str:  # fmt: skip
+) -> None:  # fmt: skip
+    said = json.loads(message) if message.startswith("{") else {"v": message}
     save = table.saves[-1] if table.saves else None
     if table.tap is not None and heard >= table.tap[0]:  # before the save's response
         save = (table.tap[0], heard, table.tap[1])
     counted = meter.measuring and save is not None and heard >= save[0] and not replay
-    if counted and save is not None:
+    if counted and save is not None and said["v"] != phone.counted:  # a phone's first
+        phone.counted = said["v"]  # message of a save (it hears two: page and version)
         meter.delivery.append(max(0.0, (heard - save[1]) * 1000))  # 0: before the response
         meter.from_tap.append((heard - save[0]) * 1000)
+    if "page" in said:
+        meter.messages["with the page" if meter.measuring else "-"] += 1
+        phone.swapped, phone.etag = said["v"], said.get("etag", phone.etag)
+        if counted and save is not None:
+            meter.shown.append((heard - save[0]) * 1000)
+            _check(meter, table, kind, save, 200, said["page"])
+        return
+    if said["v"] == phone.swapped:
+        meter.messages["version only, page had" if meter.measuring else "-"] += 1
+        return
+    meter.messages["version only, asked" if meter.measuring else "-"] += 1
+    task = asyncio.ensure_future(_ask(port, table, path, kind, said["v"], phone, meter, source,
+                                      save if counted else None))  # fmt: skip
+    _ASKING.add(task)  # held until done (the loop keeps only weak references)
+    task.add_done_callback(_ASKING.discard)
+
+
+_ASKING: set[asyncio.Future[None]] = set()
+
+
+def _check(meter: Meter, table: Table, kind: str, save: tuple[float, float, int], status: int,
+           body: str) -> None:  # fmt: skip
+    """A page that does not show the save it was had for is stale."""
+    if kind == "live game page":
+        rounds = body.count('data-round="') if status == 200 else -1
+        if status == 304 or rounds < save[2]:
+            meter.stale.append(f"table {table.n}: round {save[2]} saved, page shows {rounds}")
+
+
+async def _ask(
+    port: int, table: Table, path: str, kind: str, version: str, phone: Phone, meter: Meter,
+    source: str, save: tuple[float, float, int] | None,
+) -> None:  # fmt: skip
     await asyncio.sleep(random.uniform(0, 0.25))  # as live.js: the table's phones apart
+    if version == phone.swapped:  # its page came in a message meanwhile
+        return
     started = time.monotonic()
     try:
         status, headers, body, _ = await http(
             port,
             "GET",
-            f"{path}?v={message}",
-            {"If-None-Match": etag} if etag else None,
+            f"{path}?v={version}",
+            {"If-None-Match": phone.etag} if phone.etag else None,
             source=source,
         )
     except OSError as exc:
         meter.error(f"{kind}: {exc!r}")
-        return etag
+        return
     meter.took(kind, started)
-    if counted and save is not None:
-        meter.shown.append((time.monotonic() - save[0]) * 1000)
     if status not in (200, 304):
         meter.error(f"{kind}: status {status} {body[:200]!r}")
-        return etag
-    if meter.measuring and save is not None and kind == "live game page":
-        rounds = body.count('data-round="') if status == 200 else -1
-        if status == 304 or rounds < save[2]:
-            meter.stale.append(f"table {table.n}: round {save[2]} saved, page shows {rounds}")
-    return headers.get("etag", etag) if status == 200 else etag
+        return
+    if save is not None:
+        meter.shown.append((time.monotonic() - save[0]) * 1000)
+        _check(meter, table, kind, save, status, body)
+    if status == 200:
+        phone.etag = headers.get("etag", phone.etag)
 
 
 async def keeper(port: int, table: Table, meter: Meter, rng: random.Random, end: float) -> None:
@@ -395,6 +464,11 @@ def report(args: argparse.Namespace, result: dict[str, Any], tables: int) -> boo
           f"{pct(meter.from_tap, 50):.1f} ms, p99 {pct(meter.from_tap, 99):.1f} ms")  # fmt: skip
     print(f"the new page on the phone, from the keeper's tap: p50 {pct(meter.shown, 50):.0f} "
           f"ms, p99 {pct(meter.shown, 99):.0f} ms")  # fmt: skip
+    kinds = {k: v for k, v in meter.messages.items() if k != "-"}
+    print("messages at the phones: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
+    asked = sum(len(v) for k, v in meter.times.items() if k.startswith("live "))
+    print(f"page requests from the phones: {asked} ({asked / seconds:.1f}/s) for "
+          f"{len(meter.times.get('save round', []))} saves")  # fmt: skip
     cores = result["cpu"]
     print("CPU (cores): " + ", ".join(f"{k} {v:.2f}" for k, v in cores.items()))
     served = sum(v for k, v in cores.items() if k != "load generator")

@@ -18,6 +18,7 @@ from flask.cli import AppGroup, with_appcontext
 
 from .rules import RecordError, load_game, settle_night
 from .rules.record import read_json
+from .web.locales import LANGUAGES
 
 
 def _read_json(stream: Any) -> Any:
@@ -78,6 +79,13 @@ def settle_command(night: Any) -> None:
 @click.option("--title", help="The title printed on a game sheet (default: the variant).")
 @click.option("--night", "night_name", help="The night's name (default: the night record's).")
 @click.option("--date", help="The date printed on it (default: the night record's).")
+@click.option(
+    "--language",
+    type=click.Choice(list(LANGUAGES)),
+    default="en",
+    show_default=True,
+    help='The language of its words (the app\'s languages; README "Languages").',
+)
 def pdf_command(
     record: Any,
     output: str | None,
@@ -86,14 +94,31 @@ def pdf_command(
     title: str | None,
     night_name: str | None,
     date: str | None,
+    language: str,
 ) -> None:
     """Print the game RECORD's sheet, or the payout summary of a NIGHT record, as a PDF."""
+    from .reports.words import speaking
+
+    with speaking(language):
+        _print_pdf(record, output, blank, paper, title, night_name, date)
+
+
+def _print_pdf(
+    record: Any,
+    output: str | None,
+    blank: bool,
+    paper: str,
+    title: str | None,
+    night_name: str | None,
+    date: str | None,
+) -> None:
     from .reports import (
         blank_sheet_pdf,
         game_sheet_pdf,
         night_summary_pdf,
         pdf_filename,
     )
+    from .reports.words import gettext as _
     from .rules import NIGHT_FORMAT, GameRecord, parse_night, replay
 
     paper = "Letter" if paper.lower() == "letter" else "A4"
@@ -103,9 +128,12 @@ def pdf_command(
             if blank:
                 raise RecordError("--blank takes a game record, not a night record")
             currency, games = parse_night(data)
-            night_name = night_name or data.get("name") or "Card night"
+            night_name = night_name or data.get("name") or _("Card night")
             date = date or data.get("date")
-            titled = [(f"Game {i}: {s.variant.title}", s) for i, s in enumerate(games, 1)]
+            titled = [
+                (_("Game %(number)s: %(variant)s", number=i, variant=s.variant.title), s)
+                for i, s in enumerate(games, 1)
+            ]
             pdf = night_summary_pdf(night_name, date, currency, titled, paper)
             name = pdf_filename("summary", night_name=night_name, date=date)
         else:

@@ -21,6 +21,25 @@ const VERSION = {{ version|tojson }};
 const SHELL = {{ shell|tojson }};
 const STYLESHEET = {{ stylesheet|tojson }};
 const HOME = {{ home|tojson }};
+{# What the worker says itself, in the language of the keeper it was fetched for (the
+   phone's keeper: a change of language changes these bytes, so the phone takes the new
+   worker at its next check). {name} is a parameter: fill(). #}
+const LANG = {{ html_lang()|tojson }};
+const WORDS = {
+  noConnection: {{ _("No connection")|tojson }},
+  neverOpened: {{ _("This page was not opened on this phone while there was a network, so there is no copy of it here.")|tojson }},
+  onThisPhone: {{ _("On this phone")|tojson }},
+  asOf: {{ _("(as of %(time)s)", time="{time}")|tojson }},
+  nothingSent: {{ _("Nothing was sent. Go back with your browser's Back button: what you typed is still in the form. Send it again when the network is back.")|tojson }},
+  showingSheet: {{ _("Offline: showing the sheet as of %(time)s.", time="{time}")|tojson }},
+  showingRound: {{ _("Offline: showing the round form as of %(time)s.", time="{time}")|tojson }},
+  showingNight: {{ _("Offline: showing the night as of %(time)s.", time="{time}")|tojson }},
+  showingNights: {{ _("Offline: showing your nights as of %(time)s.", time="{time}")|tojson }},
+  changedElsewhere: {{ _("Round %(number)s was saved, and the game was then changed on another phone: this round was typed before that change. Check the sheet, then save it as the next round or discard it.", number="{number}")|tojson }},
+  gameGone: {{ _("This game is not among yours any more (deleted?), so the round cannot be saved. Discard it.")|tojson }},
+  notSaved: {{ _("The server could not save this round (%(status)s).", status="{status}")|tojson }},
+};
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
 const SHELL_CACHE = "shell-" + VERSION;
 const PAGES = "pages-"; {# + the account's key #}
 const SCOPE = new URL(self.registration.scope).pathname;
@@ -195,22 +214,22 @@ async function fromCache(path) {
   const kept = cache && (await cache.match(address(path)));
   if (!kept) return null;
   const at = Number(kept.headers.get("X-Kept-At"));
-  const what = SHEET.test(path) ? "the sheet" : ROUND.test(path) ? "the round form"
-    : path ? "the night" : "your nights";
+  const showing = SHEET.test(path) ? WORDS.showingSheet : ROUND.test(path) ? WORDS.showingRound
+    : path ? WORDS.showingNight : WORDS.showingNights;
   let html = await kept.text();
   if (ROUND.test(path)) {
     html = html.replace(/name="submission" value="[^"]*"/g, () => 'name="submission" value="' + newId() + '"');
   }
   html = html.replace("<body ", '<body data-offline="' + at + '" ').replace('<main id="main">',
-    '<main id="main"><p class="flash flash-offline" role="status">Offline: showing ' + what +
-    " as of " + escape(when(at)) + ".</p>");
+    '<main id="main"><p class="flash flash-offline" role="status">' +
+    escape(fill(showing, { time: when(at) })) + "</p>");
   const headers = { "Content-Type": "text/html; charset=utf-8" };
   for (const name of KEPT_HEADERS) if (kept.headers.has(name)) headers[name] = kept.headers.get(name);
   return new Response(html, { headers });
 }
 
 function plainPage(title, body, status) {
-  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+  const html = '<!doctype html><html lang="' + escape(LANG) + '"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     '<meta name="color-scheme" content="light dark"><title>' + title + " · Scorekeeper</title>" +
     '<link rel="stylesheet" href="' + escape(STYLESHEET) + '"></head><body>' +
@@ -228,17 +247,14 @@ async function offlinePage() {
     const title = first(await response.text(), /<title>([^<]*)<\/title>/) || request.url;
     const at = Number(response.headers.get("X-Kept-At"));
     items.push([at, '<li><a href="' + escape(request.url) + '">' + title.replace(/ · Scorekeeper$/, "") +
-      "</a> <span class=\"muted\">(as of " + escape(when(at)) + ")</span></li>"]);
+      "</a> <span class=\"muted\">" + escape(fill(WORDS.asOf, { time: when(at) })) + "</span></li>"]);
   }
   items.sort((a, b) => b[0] - a[0]);
-  const list = items.length ? "<h2>On this phone</h2><ul>" + items.map((i) => i[1]).join("") + "</ul>" : "";
-  return plainPage("No connection", "<p>This page was not opened on this phone while there was " +
-    "a network, so there is no copy of it here.</p>" + list, 503);
+  const list = items.length ? "<h2>" + escape(WORDS.onThisPhone) + "</h2><ul>" + items.map((i) => i[1]).join("") + "</ul>" : "";
+  return plainPage(escape(WORDS.noConnection), "<p>" + escape(WORDS.neverOpened) + "</p>" + list, 503);
 }
 
-const noConnection = () => plainPage("No connection", "<p>Nothing was sent. Go back with your " +
-  "browser's Back button: what you typed is still in the form. Send it again when the network " +
-  "is back.</p>", 503);
+const noConnection = () => plainPage(escape(WORDS.noConnection), "<p>" + escape(WORDS.nothingSent) + "</p>", 503);
 
 function withTimeout(promise, ms) {
   return new Promise((resolve, reject) => {
@@ -430,9 +446,8 @@ async function nextGoesOn(queue, head, version) {
   if (version !== null && version !== undefined) {
     await putRound({ ...next, planned_on: version });
   } else {
-    await putRound({ ...next, stopped: { reason: "Round " + head.number + " was saved, and the game " +
-      "was then changed on another phone: this round was typed before that change. Check the " +
-      "sheet, then save it as the next round or discard it.", errors: {}, at: Date.now() } });
+    await putRound({ ...next, stopped: { reason: fill(WORDS.changedElsewhere, { number: head.number }),
+      errors: {}, at: Date.now() } });
   }
 }
 
@@ -465,9 +480,9 @@ async function send(head, token) {
     if (fresh.wait) return fresh; {# nobody logged in (or no network): it waits #}
   }
   if (response.status === 404) {
-    return { reason: "This game is not among yours any more (deleted?), so the round cannot be saved. Discard it." };
+    return { reason: WORDS.gameGone };
   }
-  return { reason: json.refused || json.error || "The server could not save this round (" + response.status + ").",
+  return { reason: json.refused || json.error || fill(WORDS.notSaved, { status: response.status }),
     errors: json.errors, asked: json.asked };
 }
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..rules import Standings
+from .words import gettext as _
 
 #: The chart's width in its own units (SVG user units, about CSS pixels on a phone: the
 #: text stays legible on a 360 px screen and the chart scales up from there).
@@ -280,17 +281,37 @@ def game_chart(s: Standings, *, uid: str = "chart") -> Chart | None:
         y_ticks=tuple(Tick(f.y(v), str(v)) for v in range(f.lo, f.hi + 1, f.step)),
         series=tuple(series),
         lines=rules,
-        title=f"Score chart: running totals by {s.variant.display.round_word}",
+        title=_chart_title(s.variant.display.round_word),
         desc=_describe(s, finals, notes, rules),
     )
 
 
 def _notes(s: Standings, leaders: set[str]) -> dict[str, str]:
     out = {p.name for p in s.players if not p.in_contention}
-    lead = "won" if s.finished else "leading"
-    return {
-        p.name: lead if p.name in leaders else "out" if p.name in out else "" for p in s.players
-    }
+    lead = _("won") if s.finished else _("leading")
+    gone = _("out of the game")
+    return {p.name: lead if p.name in leaders else gone if p.name in out else "" for p in s.players}
+
+
+def _chart_title(word: str) -> str:
+    """The chart's title, by the table's word for a round."""
+    if word == "deal":
+        return _("Score chart: running totals by deal")
+    if word == "hand":
+        return _("Score chart: running totals by hand")
+    return _("Score chart: running totals by round")
+
+
+def _drawn(word: str, n: int) -> str:
+    """What the chart draws, by the table's word for a round, up to the ``n``-th."""
+    if word == "deal":
+        return _("Each player's total after every deal, from the start to deal %(number)s.",
+                 number=n)  # fmt: skip
+    if word == "hand":
+        return _("Each player's total after every hand, from the start to hand %(number)s.",
+                 number=n)  # fmt: skip
+    return _("Each player's total after every round, from the start to round %(number)s.",
+             number=n)  # fmt: skip
 
 
 def _describe(
@@ -298,12 +319,14 @@ def _describe(
 ) -> str:
     """The chart in words (its SVG ``<desc>``): what is drawn and where everyone is now."""
     n, word = len(s.rounds), s.variant.display.round_word
-    parts = [f"Each player's total after every {word}, from the start to {word} {n}."]
+    parts = [_drawn(word, n)]
     parts += [f"{rule.label}: {rule.value}." for rule in rules]
     standing = {p.name: p.total for p in s.players}
     now = ", ".join(_where(name, standing.get(name, finals[name]), finals[name], notes.get(name))
                     for name in finals)  # fmt: skip
-    parts.append(f"{'Final' if s.finished else 'Now'}: {now}.")
+    parts.append(
+        _("Final: %(totals)s.", totals=now) if s.finished else _("Now: %(totals)s.", totals=now)
+    )
     return " ".join(parts)
 
 
@@ -313,5 +336,5 @@ def _where(name: str, total: int, drawn: int, note: str | None) -> str:
     the line's end as the final score."""
     said = [note] if note else []
     if drawn != total:
-        said.append(f"the line ends at {drawn}")
+        said.append(_("the line ends at %(total)s", total=drawn))
     return f"{name} {total}" + (f" ({'; '.join(said)})" if said else "")

@@ -17,6 +17,9 @@ from typing import Literal
 from ..rules import Settings, Standings, Variant, format_money
 from ..rules.display import Fact, ordinal, pot_split_text
 from ..rules.money import Entry, signed_money
+from .words import gettext as _
+from .words import names_text as _names_text
+from .words import ngettext
 
 Paper = Literal["A4", "Letter"]
 PAPERS: dict[str, tuple[float, float]] = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
@@ -38,10 +41,8 @@ def check_paper(paper: str) -> Paper:
 
 
 def names_text(names: Sequence[str]) -> str:
-    """``["Ann", "Bob", "Cy"]`` -> ``"Ann, Bob and Cy"``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    """``["Ann", "Bob", "Cy"]`` -> ``"Ann, Bob and Cy"`` (in the reader's language)."""
+    return _names_text(tuple(names))
 
 
 # ------------------------------------------------------------------------ the page ---
@@ -155,7 +156,9 @@ def card_values_text(variant: Variant, settings: Settings) -> str:
         first, last_code = group[0], group[-1]
         if face(first):
             parts.append(
-                f"{first}–{last_code} face value" if len(group) > 1 else f"{first} {values[first]}"
+                _("%(first)s–%(last)s face value", first=first, last=last_code)
+                if len(group) > 1
+                else f"{first} {values[first]}"
             )
         elif len(group) > 2 and all(c.isdigit() for c in group):
             parts.append(f"{first}–{last_code} {values[first]}")
@@ -165,13 +168,15 @@ def card_values_text(variant: Variant, settings: Settings) -> str:
 
 
 def _card_name(code: str) -> str:
-    return {"JK": "Joker", "W": "Wild"}.get(code, code)
+    if code == "JK":
+        return _("Joker")
+    return _("Wild") if code == "W" else code
 
 
 def card_legend(variant: Variant, settings: Settings) -> list[Fact]:
     return [
-        Fact("Cards", card_values_text(variant, settings)),
-        Fact("Wild", variant.display.wild_rule),
+        Fact(_("Cards"), card_values_text(variant, settings)),
+        Fact(_("Wild"), variant.display.wild_rule),
     ]
 
 
@@ -196,19 +201,31 @@ class PotSummary:
     empty: bool  # no money at stake
 
 
-_KIND_IN = {
-    "buy_in": "buy-in", "rebuy": "re-buy", "join": "join", "ante": "ante", "rejoin": "rejoin"
-}  # fmt: skip
-_KIND_IN["stake"] = "stake on the margin"  # Gin
-_KIND_OUT = {"per_round": "going out", "payout": "payout"}
+_KIND_OUT = ("per_round", "payout")
 
 
 def _count_phrase(kind: str, count: int, amount: int, currency: str) -> str:
+    """``count`` pot entries of one kind and their sum: "2 re-buys $4.00"."""
     money = format_money(amount, currency)
-    if kind == "per_round":
-        return f"going out {money}" if count == 1 else f"{count} × going out {money}"
-    label = _KIND_IN.get(kind) or _KIND_OUT[kind]
-    return f"{label} {money}" if count == 1 else f"{count} {label}s {money}"
+    phrases = {
+        "buy_in": lambda: ngettext("buy-in %(money)s", "%(num)d buy-ins %(money)s", count,
+                                   money=money),
+        "rebuy": lambda: ngettext("re-buy %(money)s", "%(num)d re-buys %(money)s", count,
+                                  money=money),
+        "join": lambda: ngettext("join %(money)s", "%(num)d joins %(money)s", count, money=money),
+        "ante": lambda: ngettext("ante %(money)s", "%(num)d antes %(money)s", count, money=money),
+        "rejoin": lambda: ngettext("rejoin %(money)s", "%(num)d rejoins %(money)s", count,
+                                   money=money),
+        "stake": lambda: ngettext(  # Gin
+            "stake on the margin %(money)s", "%(num)d stakes on the margin %(money)s", count,
+            money=money,
+        ),
+        "per_round": lambda: ngettext("going out %(money)s", "%(num)d × going out %(money)s",
+                                      count, money=money),
+        "payout": lambda: ngettext("payout %(money)s", "%(num)d payouts %(money)s", count,
+                                   money=money),
+    }  # fmt: skip
+    return phrases[kind]()
 
 
 def pot_summary(standings: Standings) -> PotSummary:

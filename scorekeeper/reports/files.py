@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from ..cache import ByteBoundedCache, DocumentCache
 from .pdf import STATIC, TEMPLATES
+from .words import CATALOGS, language
 
 Kind = Literal["sheet", "blank", "summary"]
 
@@ -61,27 +62,30 @@ def files_digest(*folders: Path, extra: str = "") -> str:
 
 @cache
 def template_version() -> str:
-    """A hash of the print templates, the print CSS and the WeasyPrint version: part of
-    every cache key, so a changed template is never served from the cache."""
+    """A hash of the print templates, the print CSS, the catalogs of their words and the
+    WeasyPrint version: part of every cache key, so a changed template or translation is
+    never served from the cache."""
     weasyprint = ""
     with suppress(PackageNotFoundError):
         weasyprint = version("weasyprint")
-    return files_digest(TEMPLATES / "reports", STATIC / "print", extra=weasyprint)
+    return files_digest(TEMPLATES / "reports", STATIC / "print", CATALOGS, extra=weasyprint)
 
 
 def pdf_cache_key(kind: Kind, record: Any, *, paper: str, **labels: Any) -> str:
     """A cache key for :func:`cached_pdf`: the document kind, a hash of the record (a game
     or night record as JSON data), the paper, the labels printed on it (title, night name,
-    date...) and :func:`template_version`."""
+    date...), the language its words speak (``words.language()``: the reader's) and
+    :func:`template_version`."""
+    said_in = language()
     payload = json.dumps(
-        {"kind": kind, "record": record, "paper": paper, "labels": labels},
+        {"kind": kind, "record": record, "paper": paper, "labels": labels, "lang": said_in},
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),
         default=str,
     )
     record_hash = hashlib.sha256(payload.encode()).hexdigest()
-    return f"{kind}:{paper}:{template_version()}:{record_hash}"
+    return f"{kind}:{paper}:{said_in}:{template_version()}:{record_hash}"
 
 
 class PdfCache:

@@ -10,6 +10,7 @@ game's variant (``rules/``), so nothing here asks which game it is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -32,6 +33,8 @@ from .common import (
     ordinal,
     pot_summary,
 )
+from .words import SOURCE, language, ngettext
+from .words import gettext as _
 
 _SUPERSCRIPT = str.maketrans("0123456789+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺")
 
@@ -51,6 +54,21 @@ class SheetRow:
     text: str
     kind: Literal["round", "start", "next", "total", "footer"] = "round"
     rule: bool = False  # a rule under the row (every fifth round)
+
+    @property
+    def runs(self) -> list[tuple[str, bool]]:
+        """The line as (text, fitted) runs: a run of a script the monospaced font lacks
+        (Devanagari, CJK: a Hindi "Total", a name) is drawn in another font, so it is
+        ``fitted`` to exactly as many character widths as it was padded for, and the
+        columns after it stay in line. Most lines are one plain run."""
+        if not _UNSPACED.search(self.text):
+            return [(self.text, False)]
+        return [(run, i % 2 == 1) for i, run in enumerate(_UNSPACED.split(self.text)) if run]
+
+
+#: Scripts DejaVu Sans Mono does not draw: Indic (Devanagari and its neighbours), CJK,
+#: Hangul. Their runs keep a space (a mono character) between words.
+_UNSPACED = re.compile("([\u0900-\u0dff\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,17 +107,27 @@ class GameSheet:
 def _status(standings: Standings) -> str:
     n = standings.rounds_played
     if standings.finished:
-        return (
-            f"Finished after {n} round{'s' if n != 1 else ''}. "
-            f"{'Winners' if len(standings.winners) > 1 else 'Winner'}: "
-            f"{names_text(standings.winners)}."
-        )
+        return " ".join((
+            ngettext("Finished after %(num)d round.", "Finished after %(num)d rounds.", n),
+            ngettext("Winner: %(names)s.", "Winners: %(names)s.", len(standings.winners),
+                     names=names_text(standings.winners)),
+        ))  # fmt: skip
     nxt = standings.next_round
     assert nxt is not None
     parts = standings.variant.display.banner(nxt, standings.record.settings)
-    what = ", ".join([parts[0][:1].lower() + parts[0][1:], *parts[1:]])
-    head = "Not started" if n == 0 else f"In progress after {n} round{'s' if n != 1 else ''}"
-    return f"{head}. Next: {what}; {nxt.dealer} deals, {nxt.starts} starts."
+    if language() == SOURCE:  # "Next: round 3, ..." (a German noun keeps its capital)
+        parts = [parts[0][:1].lower() + parts[0][1:], *parts[1:]]
+    what = ", ".join(parts)
+    head = (
+        _("Not started.")
+        if n == 0
+        else ngettext("In progress after %(num)d round.", "In progress after %(num)d rounds.", n)
+    )
+    following = _(
+        "Next: %(what)s; %(dealer)s deals, %(starts)s starts.",
+        what=what, dealer=nxt.dealer, starts=nxt.starts,
+    )  # fmt: skip
+    return f"{head} {following}"
 
 
 def _marks(standings: Standings) -> list[Fact]:
@@ -107,7 +135,7 @@ def _marks(standings: Standings) -> list[Fact]:
     facts = legend(
         standings.rounds, settings, went_out_note=standings.variant.display.went_out_note(settings)
     )
-    return [*facts, Fact("⁺ⁿ", "the round's score, beside the running total")]
+    return [*facts, Fact("⁺ⁿ", _("the round's score, beside the running total"))]
 
 
 def _resolved(rnd: RoundResult, player: str) -> bool:
@@ -146,8 +174,8 @@ def _footers(standings: Standings, names: tuple[str, ...]) -> list[tuple[str, li
         if e.kind == "rebuy":
             rebuys[e.player] += 1
     return [
-        ("Total", [str(p.total) for p in standings.players]),
-        ("Place", [_place(standings, p.name) for p in standings.players]),
+        (_("Total"), [str(p.total) for p in standings.players]),
+        (_("Place"), [_place(standings, p.name) for p in standings.players]),
         *standings.variant.display.footers(standings.players, rebuys),
         *standings.variant.display.tally(
             standings.rounds, standings.players, standings.record.settings, standings.finished
@@ -180,7 +208,7 @@ class _Layout:
         dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
         own_columns = standings.variant.display.sheet_columns(len(grid))
         columns = [LabelColumn(c.head, c.width, c.align) for c in own_columns]
-        columns.append(LabelColumn("Deals", dealer_ch))
+        columns.append(LabelColumn(_("Deals"), dealer_ch))
         label_ch = sum(c.width_ch for c in columns)
         cells = [c for row in grid for c in row if c is not None]
         mark_w = max([1, *(len(c[0]) for c in cells)])
@@ -247,14 +275,18 @@ def _rows(
     rows: list[SheetRow] = []
     if any(handicaps.values()):
         start = [str(handicaps.get(p.name, "")) for p in standings.players]
-        rows.append(SheetRow(layout.labelled("Start", start), "start"))
+        rows.append(SheetRow(layout.labelled(_("Start"), start), "start"))
     for rnd, cells in zip(standings.rounds, grid, strict=True):
         rule = rnd.number % 5 == 0 and rnd.number != len(grid)
         text = labels(rnd.number, rnd.dealer, rnd.wild) + "".join(layout.cell(c) for c in cells)
         rows.append(SheetRow(text, "round", rule))
     nxt = standings.next_round
     if nxt is not None:
-        text = labels(nxt.number, nxt.dealer, None) + f" next round: {nxt.starts} starts"
+        text = (
+            labels(nxt.number, nxt.dealer, None)
+            + " "
+            + _("next round: %(player)s starts", player=nxt.starts)
+        )
         rows.append(SheetRow(text, "next"))
     for i, (label, values) in enumerate(footers):
         rows.append(SheetRow(layout.labelled(label, values), "total" if i == 0 else "footer"))
@@ -332,24 +364,27 @@ def _event_notes(standings: Standings) -> list[str]:
     notes = []
     for rnd in standings.rounds:
         for e in rnd.events:
+            said = {"number": rnd.number, "player": e.player, "value": e.value}
+            money = format_money(-(e.amount_cents or 0), cur)
             if e.kind == "join":
-                notes.append(
-                    f"Round {rnd.number}: {e.player} joined for "
-                    f"{format_money(-(e.amount_cents or 0), cur)}, starting at "
-                    f"{e.value}."
-                )
+                notes.append(_(
+                    "Round %(number)s: %(player)s joined for %(money)s, starting at %(value)s.",
+                    money=money, **said,
+                ))  # fmt: skip
             elif e.kind == "drop":
                 notes.append(
-                    f"Round {rnd.number}: {e.player} expired at {e.value} and dropped out."
+                    _("Round %(number)s: %(player)s expired at %(value)s and dropped out.", **said)
                 )
             elif e.kind == "rejoin":
-                notes.append(
-                    f"Round {rnd.number}: {e.player} was out and rejoined for "
-                    f"{format_money(-(e.amount_cents or 0), cur)}, back at {e.value}."
-                )
+                notes.append(_(
+                    "Round %(number)s: %(player)s was out and rejoined for %(money)s, back at "
+                    "%(value)s.",
+                    money=money, **said,
+                ))  # fmt: skip
             elif e.kind == "expire" and not _resolved(rnd, e.player):
-                notes.append(
-                    f"Round {rnd.number}: {e.player} reached {e.value} in the "
-                    "last round (no re-buy)."
-                )
+                notes.append(_(
+                    "Round %(number)s: %(player)s reached %(value)s in the last round (no "
+                    "re-buy).",
+                    **said,
+                ))  # fmt: skip
     return notes

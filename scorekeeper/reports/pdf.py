@@ -9,6 +9,7 @@ a Jinja environment of their own, so the command line needs no Flask app or requ
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -16,14 +17,17 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import jinja2
+from markupsafe import Markup
 from weasyprint import HTML, URLFetcher
 
 from ..metrics import PDFS_RENDERED
 from ..rules import Settings, Settlement, Standings, settle
+from . import words
 from .blank import BlankSheet, blank_sheet_context
 from .common import Page, check_paper
 from .filled import GameSheet, game_sheet_context
 from .summary import NightSummary, night_summary_context
+from .words import install, speaking
 
 
 def _asset_dir(name: str) -> Path:
@@ -75,7 +79,7 @@ class LocalFetcher(URLFetcher):
 @functools.cache
 def environment() -> jinja2.Environment:
     """The reports' Jinja environment: the project's templates, autoescaped HTML."""
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=jinja2.select_autoescape(("html",), default_for_string=True),
         undefined=jinja2.StrictUndefined,
@@ -83,6 +87,23 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    install(env)  # _() in the reader's language (reports/words.py)
+    env.globals["html_lang"] = lambda: words.language().replace("_", "-")
+    env.globals["page_counter"] = page_counter
+    return env
+
+
+def page_counter() -> Markup:
+    """The page footer's ``Page 1 of 2`` in the reader's language, as a CSS ``content``
+    value (its words as strings, the numbers as the page counters)."""
+    said = words.gettext("Page %(page)s of %(pages)s", page="\x00", pages="\x01")
+    parts = []
+    for piece in re.split("([\x00\x01])", said):
+        if piece in ("\x00", "\x01"):
+            parts.append("counter(page)" if piece == "\x00" else "counter(pages)")
+        elif piece:
+            parts.append('"' + piece.replace("\\", "\\\\").replace('"', '\\"') + '"')
+    return Markup(" ".join(parts))
 
 
 def render_html(template: str, **context: Any) -> str:
@@ -109,16 +130,21 @@ def blank_sheet_pdf(
     date: str | None = None,
     paper: str = "A4",
     fetcher: LocalFetcher | None = None,
+    language: str | None = None,
 ) -> bytes:
     """A sheet to fill in by hand: the variant's rows, the players as column heads.
 
     ``settings`` is a :class:`Settings` or a record's ``settings`` object (cents).
+    ``language`` is the one its words speak (None: the reader's, see reports/words.py).
     Raises RecordError on an unknown variant or bad settings, ValueError on bad paper.
     """
-    sheet = blank_sheet_context(
-        variant_name, players, settings, title=title, night_name=night_name, date=date, paper=paper
-    )
-    return html_to_pdf(render_blank_sheet(sheet), fetcher=fetcher)
+    with speaking(language):
+        sheet = blank_sheet_context(
+            variant_name, players, settings, title=title, night_name=night_name, date=date,
+            paper=paper,
+        )  # fmt: skip
+        html = render_blank_sheet(sheet)
+    return html_to_pdf(html, fetcher=fetcher)
 
 
 def render_blank_sheet(sheet: BlankSheet) -> str:
@@ -135,12 +161,16 @@ def game_sheet_pdf(
     date: str | None = None,
     paper: str = "A4",
     fetcher: LocalFetcher | None = None,
+    language: str | None = None,
 ) -> bytes:
-    """The filled score sheet of a game, finished or in progress."""
-    sheet = game_sheet_context(
-        standings, title=title, night_name=night_name, date=date, paper=paper
-    )
-    return html_to_pdf(render_game_sheet(sheet), fetcher=fetcher)
+    """The filled score sheet of a game, finished or in progress, in ``language`` (None:
+    the reader's)."""
+    with speaking(language):
+        sheet = game_sheet_context(
+            standings, title=title, night_name=night_name, date=date, paper=paper
+        )
+        html = render_game_sheet(sheet)
+    return html_to_pdf(html, fetcher=fetcher)
 
 
 def render_game_sheet(sheet: GameSheet) -> str:
@@ -157,20 +187,30 @@ def night_summary_pdf(
     paper: str = "A4",
     *,
     fetcher: LocalFetcher | None = None,
+    language: str | None = None,
 ) -> bytes:
     """The payout summary of a night: who pays whom, each person's net, each game's pot.
 
     ``games`` are (title, standings) in play order; unfinished games are listed as not
-    settled and left out of the settlement."""
-    summary = night_summary_context(night_name, date, currency, games, _settled(currency, games))
-    return summary_pdf(summary, paper, fetcher=fetcher)
+    settled and left out of the settlement. ``language``: as :func:`game_sheet_pdf`."""
+    with speaking(language):
+        settled = _settled(currency, games)
+        summary = night_summary_context(night_name, date, currency, games, settled)
+        return summary_pdf(summary, paper, fetcher=fetcher)
 
 
 def summary_pdf(
-    summary: NightSummary, paper: str = "A4", *, fetcher: LocalFetcher | None = None
+    summary: NightSummary,
+    paper: str = "A4",
+    *,
+    fetcher: LocalFetcher | None = None,
+    language: str | None = None,
 ) -> bytes:
     """A night summary already built (with its carried debts and rounding) as a PDF."""
-    html = render_html("reports/night_summary.html", summary=summary, page=Page(check_paper(paper)))
+    with speaking(language):
+        html = render_html(
+            "reports/night_summary.html", summary=summary, page=Page(check_paper(paper))
+        )
     return html_to_pdf(html, fetcher=fetcher)
 
 
@@ -179,11 +219,15 @@ def night_summary_text(
     date: str | None,
     currency: str,
     games: Sequence[tuple[str, Standings]],
+    *,
+    language: str | None = None,
 ) -> str:
     """The payout summary as plain text, for pasting into a group chat (same data and
     order as the PDF, from ``templates/reports/night_summary.txt``)."""
-    summary = night_summary_context(night_name, date, currency, games, _settled(currency, games))
-    return render_summary_text(summary)
+    with speaking(language):
+        settled = _settled(currency, games)
+        summary = night_summary_context(night_name, date, currency, games, settled)
+        return render_summary_text(summary)
 
 
 def _settled(currency: str, games: Sequence[tuple[str, Standings]]) -> Settlement:

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
+from babel.dates import format_datetime
+
 from ..rules import Settlement, Standings, format_money
-from ..rules.money import signed_money, step_label
+from ..rules.money import signed_money
 from .common import PotSummary, names_text, pot_summary
+from .words import count_of, language, ngettext
+from .words import gettext as _
 
 if TYPE_CHECKING:
     from ..services.ledger import NightBook, OpenTransfer
@@ -57,17 +62,18 @@ def rounding_rule(unit: int, currency: str, effect: Mapping[str, int] | None = N
     if unit <= 1:
         return None
     step = format_money(unit, currency)
-    rule = (
-        f"Settled {step_label(unit, currency)}: each net from the games is rounded to the "
-        f"nearest {step}; where that leaves the total off, those rounded the furthest are "
-        "rounded the other way, so what is paid still adds up to what is received. Payments "
-        "and carried debts are never rounded."
-    )
+    rule = _(
+        "Settled in steps of %(step)s: each net from the games is rounded to the nearest "
+        "%(step)s; where that leaves the total off, those rounded the furthest are rounded the "
+        "other way, so what is paid still adds up to what is received. Payments and carried "
+        "debts are never rounded.",
+        step=step,
+    )  # fmt: skip
     if effect:
         changes = ", ".join(
             f"{name} {signed_money(cents, currency)}" for name, cents in sorted(effect.items())
         )
-        rule += f" The rounding changed: {changes}."
+        rule += " " + _("The rounding changed: %(changes)s.", changes=changes)
     return rule
 
 
@@ -91,7 +97,7 @@ class NightSummary:
 
     @property
     def title(self) -> str:
-        return "Payout summary"
+        return _("Payout summary")
 
     @property
     def kicker(self) -> str:
@@ -109,13 +115,16 @@ def _who_won_what(s: Standings) -> str:
     winners when it had no stakes."""
     cur = s.pot.currency
     won = [
-        f"{name} wins {format_money(s.pot.balances[name], cur)}"
+        _("%(name)s wins %(money)s", name=name, money=format_money(s.pot.balances[name], cur))
         for name in s.ranking
         if s.pot.balances[name] > 0
     ]
     if won:
-        return ", ".join(won) + "."
-    return f"{names_text(s.winners)} {'win' if len(s.winners) > 1 else 'wins'} (no stakes)."
+        return _("%(wins)s.", wins=", ".join(won))
+    return ngettext(
+        "%(names)s wins (no stakes).", "%(names)s win (no stakes).", len(s.winners),
+        names=names_text(s.winners),
+    )  # fmt: skip
 
 
 def _game_money(games: Sequence[tuple[str, Standings]]) -> tuple[list[GameMoney], list[str]]:
@@ -126,16 +135,16 @@ def _game_money(games: Sequence[tuple[str, Standings]]) -> tuple[list[GameMoney]
         if s.finished:
             status = _who_won_what(s)
         else:
-            word = s.variant.display.round_word
-            rounds = f"{s.rounds_played} {word}{'s' if s.rounds_played != 1 else ''}"
-            status = (
-                f"In progress after {rounds}: not settled. The pot holds "
-                f"{format_money(s.pot.total, cur)}."
-            )
-            unsettled.append(
-                f"{title or s.variant.title}, in progress after {rounds} (its pot of "
-                f"{format_money(s.pot.total, cur)} is left out)"
-            )
+            rounds = count_of(s.variant.display.round_word, s.rounds_played)
+            pot = format_money(s.pot.total, cur)
+            status = _(
+                "In progress after %(rounds)s: not settled. The pot holds %(pot)s.",
+                rounds=rounds, pot=pot,
+            )  # fmt: skip
+            unsettled.append(_(
+                "%(game)s, in progress after %(rounds)s (its pot of %(pot)s is left out)",
+                game=title or s.variant.title, rounds=rounds, pot=pot,
+            ))  # fmt: skip
         money.append(
             GameMoney(
                 i, title or s.variant.title, s.variant.title, s.finished, status, pot_summary(s)
@@ -169,13 +178,13 @@ def night_summary_context(
         # Nothing left to pay or receive: "even" when the night left them where they
         # started, "settled" when it did not and what moved (paid, carried) squared it.
         words = (
-            f"receives {format_money(balance, currency)}"
+            _("receives %(money)s", money=format_money(balance, currency))
             if balance > 0
-            else f"pays {format_money(-balance, currency)}"
+            else _("pays %(money)s", money=format_money(-balance, currency))
             if balance < 0
-            else "is even"
+            else _("is even")
             if net == 0
-            else "is settled"
+            else _("is settled")
         )
         people.append(PersonNet(name, net, signed_money(net, currency), words, balance))
     if transfers is None:
@@ -207,12 +216,16 @@ def _with_ways_to_pay(transfer: OpenTransfer, currency: str) -> str:
     return f"{sentence} ({'; '.join(ways)})" if ways else sentence
 
 
+def _when(moment: datetime) -> str:
+    """``28 Nov 21:43``, the month as the reader's language shortens it."""
+    return format_datetime(moment, "dd MMM HH:mm", locale=language())
+
+
 def book_summary(book: NightBook) -> NightSummary:
     """The summary of a night of the app: its games, its ledger, what is still to pay."""
     night = book.night
     recorded = [
-        f"{line.sentence(night)} ({line.entry.created_at:%d %b %H:%M} UTC)"
-        for line in book.recorded
+        f"{line.sentence(night)} ({_when(line.entry.created_at)} UTC)" for line in book.recorded
     ]
     return night_summary_context(
         night.name,

@@ -14,6 +14,12 @@ the engine's publisher location (reachable from the host only):
   the page asks its URL with (``?v=``), so the front's micro-cache cannot answer it with
   the page from before the save; a link turned off gets one too, and its page then finds
   the 404;
+- ``live-<token>-<variant>``: the same link's pages in one language and layout
+  (``services.live_variants``: those its phones asked for lately); the message holds the
+  new page itself (its title and main part, with its ETag and the value above, as JSON),
+  drawn once by ``web/live.py`` for every phone reading it, so no phone asks; none when
+  the page is over ``MESSAGE_LIMIT`` (the phones then hear the version only, above, which
+  every page hears too);
 - ``game-<id>``: the keepers' open sheets of the game (subscribing is authorized by the
   app: ``web/games`` ``stream_auth``); the message is the game's new version.
 
@@ -26,6 +32,7 @@ fallback, catches up.
 from __future__ import annotations
 
 import http.client
+import json
 import logging
 import threading
 import time
@@ -48,6 +55,7 @@ from ..models import (
     Regular,
     Seat,
 )
+from . import live_variants
 
 
 def _log() -> logging.Logger:
@@ -126,7 +134,50 @@ def _publish_committed(session: Session) -> None:
     except Exception:  # a save is never failed by its news
         _log().warning("streams: the channels of a commit could not be read", exc_info=True)
         return
+    pages = _pages(messages)
+    heard: dict[str, int | None] = {}
+    publish(url, {name: data for name, (_, _, data) in pages.items()}, heard)
     publish(url, messages)
+    for token in {token for token, _, _ in pages.values()}:
+        live_variants.heard(token, {v: heard.get(name) for name, (t, v, _) in pages.items()
+                                    if t == token and name in heard})  # fmt: skip
+
+
+MESSAGE_LIMIT = 96 * 1024  # bytes: a page larger is not sent in a message (nginx.conf)
+#: What draws a live link's page in a variant for a message: ``(token, variant)`` ->
+#: ``(etag, page)`` or None (web/live.py registers it: services do not draw pages).
+PAGES = "live_pages"
+
+
+def _pages(messages: dict[str, str]) -> dict[str, tuple[str, str, str]]:
+    """The message of each watched variant of the links in ``messages``, by channel:
+    ``(token, variant, message)``; none for a page that could not be drawn."""
+    draw = current_app.extensions.get(PAGES)
+    out: dict[str, tuple[str, str, str]] = {}
+    for name, fresh in messages.items():
+        token = name.removeprefix("live-")
+        if draw is None or token == name:
+            continue
+        for variant in live_variants.watched(token):
+            data = _page_message(draw, token, variant, fresh)
+            if data is not None:
+                out[live_variants.channel(token, variant)] = (token, variant, data)
+    return out
+
+
+def _page_message(draw: Any, token: str, variant: str, fresh: str) -> str | None:
+    """The link's new page in the variant (its title and main part) with its ETag and
+    the commit's value, as JSON; None when it could not be drawn or is larger than
+    ``MESSAGE_LIMIT`` (its phones then hear the version only, on the link's channel)."""
+    try:
+        drawn = draw(token, variant)
+    except Exception:  # a save is never failed by its news: the pages ask
+        _log().warning("streams: the page of %s could not be drawn", token, exc_info=True)
+        return None
+    if drawn is None:
+        return None
+    data = json.dumps({"v": fresh, "etag": drawn[0], "page": drawn[1]})
+    return data if len(data.encode()) <= MESSAGE_LIMIT else None
 
 
 _GAME_NIGHTS = select(Game.night_id)
@@ -162,9 +213,11 @@ def channels(noted: dict[str, set[Any]]) -> dict[str, str]:
 _local = threading.local()
 
 
-def publish(url: str, messages: dict[str, str]) -> int:
+def publish(url: str, messages: dict[str, str], heard: dict[str, int | None] | None = None) -> int:
     """POST each message to its channel at the publisher ``url`` (one kept-alive
-    connection per thread); the number sent. Every failure is logged, never raised."""
+    connection per thread); the number sent, and in ``heard`` each channel's number of
+    subscribers, as the engine says it (None when it does not). Every failure is logged,
+    never raised."""
     parts = urlsplit(url)
     sent = 0
     for channel, data in sorted(messages.items()):
@@ -174,7 +227,9 @@ def publish(url: str, messages: dict[str, str]) -> int:
                 conn = _connection(parts.netloc)
                 conn.request("POST", path, body=data.encode(), headers={"Accept": "text/json"})
                 answer = conn.getresponse()
-                answer.read()
+                said = answer.read()
+                if heard is not None:
+                    heard[channel] = _subscribers(said)
                 if answer.status >= 300:
                     _log().warning("streams: %s answered %s for %s", url, answer.status, channel)
                 sent += answer.status < 300
@@ -185,6 +240,15 @@ def publish(url: str, messages: dict[str, str]) -> int:
                     _log().warning("streams: could not publish to %s: %s", url, exc)
                     return sent
     return sent
+
+
+def _subscribers(said: bytes) -> int | None:
+    """The number of subscribers in nchan's answer to a publish (``Accept: text/json``)."""
+    try:
+        count = json.loads(said).get("subscribers")
+    except (ValueError, AttributeError):
+        return None
+    return count if isinstance(count, int) else None
 
 
 def _connection(netloc: str) -> http.client.HTTPConnection:

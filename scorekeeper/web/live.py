@@ -7,7 +7,9 @@ nothing of the keeper's account, other games or other nights, no forms, no sessi
 unknown token, a link turned off and a deleted game or night all answer the same 404.
 They are polled every few seconds (static/js/live.js): the answer while nothing changed
 is a 304 made from the link's stamp (one indexed query for a game, two for a night; no
-replay, nothing rendered).
+replay, nothing rendered). Deployed with streams, the page comes in the stream's message
+instead: after a save, ``message_page`` draws it once per watched language and layout
+(``services.live_variants``, noted by the page's GET) for ``services.streams`` to send.
 
 What a page costs is bounded: a page rendered for one state of what a link shows is kept
 (``LIVE_PAGES``, by the ETag of that state: the shared cache when one is configured), so a
@@ -30,6 +32,7 @@ the link out of search engines and out of the pay services' logs.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import hmac
 import threading
@@ -51,6 +54,7 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import services
@@ -60,16 +64,19 @@ from ..metrics import LIVE_VIEWS
 from ..models import Game, LiveLink, Night
 from ..reports import book_summary
 from ..rules.money import use_money_locale
-from ..services import ledger, live
+from ..services import ledger, live, live_variants
+from ..services.streams import PAGES
 from .games import game_or_404
 from .games.sheet import SheetView
 from .headers import templates_version, unchanged
 from .lan import reach
+from .locales import current_language
 from .nights import night_or_404
 from .qr import qr_data_url
 from .streams import allow_stream, stream_url
 
 bp = Blueprint("live", __name__)
+bp.record_once(lambda state: state.app.extensions.setdefault(PAGES, message_page))
 
 #: The pages anyone with a link may read (tests/web/test_route_guard.py PUBLIC_READ_ONLY):
 #: exactly the routes under /live/, which get the public headers (web/headers.py).
@@ -158,8 +165,22 @@ def _etag(tag: str) -> str:
 
 
 def _stream() -> str | None:
-    """The page's stream (``services.streams``: the link's token is its channel)."""
-    return stream_url(f"live/{request.view_args['token']}") if request.view_args else None
+    """The page's stream (``services.streams``: the link's token and the page's variant,
+    its language and layout, name its channels)."""
+    if not request.view_args:
+        return None
+    return stream_url(f"live/{request.view_args['token']}/{_variant()}")
+
+
+def _variant() -> str:
+    return live_variants.variant(current_language(), _tv())
+
+
+def _seen(token: str) -> None:
+    """Note the page's variant as watched, for the messages of the next saves (only
+    where there are streams)."""
+    if current_app.config.get("STREAMS_PUBLISH"):
+        live_variants.seen(token, _variant())
 
 
 def _known(tag: str) -> tuple[str, BaseResponse | None]:
@@ -193,9 +214,14 @@ def _page(html: str, etag: str) -> Response:
 def game(token: str) -> BaseResponse:
     """A game as the players see it: the banner, the grid, the pot, the chart."""
     _limited()
+    return _game(token)
+
+
+def _game(token: str) -> BaseResponse:
     stamp = live.link_stamp(token)
     if stamp is None:
         abort(404)
+    _seen(token)
     etag, known = _known(stamp.tag)
     if known is not None:
         return known
@@ -222,9 +248,14 @@ def night(token: str) -> BaseResponse:
     """A night as the players see it: its games and the running settlement, each transfer
     with the payee's ways to pay (paid from the payer's own phone)."""
     _limited()
+    return _night(token)
+
+
+def _night(token: str) -> BaseResponse:
     stamp = live.night_link_stamp(token)
     if stamp is None:
         abort(404)
+    _seen(token)
     etag, known = _known(stamp.tag)
     if known is not None:
         return known
@@ -243,6 +274,39 @@ def night(token: str) -> BaseResponse:
         "live/night.html", etag, night=night, games=games, book=book,
         book_summary=book_summary(book), token=token, claim_check=form_check(token),
     )  # fmt: skip
+
+
+def message_page(token: str, variant: str) -> tuple[str, str] | None:
+    """A link's page in a variant for a stream's message (``services.streams``), drawn as
+    its GET would draw it (and kept for the phones that ask, ``LIVE_PAGES``): its ETag,
+    and its title and main part, which is what the page's script swaps in; None for a
+    link that shows nothing. Drawn in an app context of its own, away from the request
+    whose commit it follows (its session, its language, its money locale)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    language, _dash, layout = variant.partition("-")
+
+    def draw() -> tuple[str, str] | None:
+        with app.app_context():
+            for path, view in ((f"/live/{token}", _game), (f"/live/night/{token}", _night)):
+                with app.test_request_context(
+                    path + ("?tv=1" if layout else ""), headers={"Cookie": f"lang={language}"}
+                ):
+                    try:
+                        answer = app.preprocess_request() or view(token)
+                    except NotFound:
+                        continue
+                    if answer.status_code != 200:
+                        return None
+                    return answer.headers["ETag"], _fragment(answer.get_data(as_text=True))
+        return None
+
+    return contextvars.copy_context().run(draw)
+
+
+def _fragment(html: str) -> str:
+    """The title and the ``<main id="live">`` of a live page (what live.js swaps in)."""
+    title = html[html.index("<title>") : html.index("</title>") + len("</title>")]
+    return title + html[html.index('<main id="live"') : html.rindex("</main>") + len("</main>")]
 
 
 def _full_games(drawn: list[tuple[Game, Any]]) -> set[int]:

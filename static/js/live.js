@@ -1,7 +1,10 @@
 // The live view's only script (templates/live/): the page follows the game by itself.
-// Where the page has a stream (data-stream: the front's stream engine), each message says
-// the game changed and the page asks for itself once (?v= the message: past the front's
-// one-second cache of what was before, shared by the table's phones). Otherwise, and while
+// Where the page has a stream (data-stream: the front's stream engine), each message brings
+// the page's new main part, drawn by the server once for every phone of the table reading
+// it in this language and layout, and the page swaps it in without asking. A message with
+// the new version only (the page too big for a message, or not drawn) makes the page ask
+// for itself once (?v= the message: past the front's one-second cache of what was before,
+// shared by the table's phones). Otherwise, and while
 // the stream is down or silent, every few seconds while the page is in view it asks
 // whether anything changed (If-None-Match with the page's ETag): a 304 costs the server
 // one query. On a 200 the main part of the page is replaced, folded sections stay as they
@@ -19,6 +22,7 @@
   var busy = false;
   var stream = main.getAttribute("data-stream");
   var source = null, heard = 0, waiting = null, missed = null;
+  var swapped = null, drawn = 0;  // the last message's page swapped in; swaps so far
 
   function rounds(root) {
     var seen = {};
@@ -95,6 +99,7 @@
     if (busy) { if (typeof version === "string") waiting = version; return; }
     if (document.visibilityState === "hidden") return;
     busy = true;
+    var mine = drawn;  // a page swapped in from a message meanwhile is newer than this answer
     var url = window.location.href.split("#")[0];
     if (typeof version === "string") url += (url.indexOf("?") < 0 ? "?" : "&") + "v=" + version;
     fetch(url, {
@@ -106,6 +111,7 @@
       if (r.status === 304) { had(version); return null; }
       if (r.status === 404) { window.location.reload(); return null; }
       if (!r.ok) { owed(version); return null; }  // busy (429, 503): the next tick asks again
+      if (mine !== drawn) { had(version); return null; }
       etag = r.headers.get("ETag") || etag;
       had(version);
       return r.text().then(replace);
@@ -114,7 +120,7 @@
       if (status) status.textContent = "Offline: trying again.";
     }).then(function () {
       busy = false;
-      if (waiting) { version = waiting; waiting = null; poll(version); }
+      if (waiting) { version = waiting; waiting = null; if (version !== swapped) poll(version); }
     });
   }
 
@@ -166,12 +172,32 @@
     // Back on the stream after losing it: ask once (what changed meanwhile).
     source.onopen = function () { if (heard) poll(); hear(); };
     source.addEventListener("ping", hear);
-    // The table's phones hear a message together: each asks at its own moment within a
-    // quarter of a second, so most are answered by the front's cache of the first.
     source.onmessage = function (e) {
       hear();
-      setTimeout(function () { poll(e.data); }, Math.random() * 250);
+      var said = read(e.data);
+      if (said.page) {
+        swapped = said.v;
+        drawn += 1;
+        missed = null;
+        etag = said.etag || etag;
+        replace(said.page);
+        return;
+      }
+      // The version only: the table's phones hear it together, and each asks at its own
+      // moment within a quarter of a second, so most are answered by the front's cache of
+      // the first. The page hears the link's channel too (every page does: its variant
+      // may be unknown to the server), so the version of a page just swapped in is
+      // not asked for.
+      setTimeout(function () { if (said.v !== swapped) poll(said.v); }, Math.random() * 250);
     };
+  }
+
+  // A message: {"v", "etag", "page"} (JSON), or the version alone.
+  function read(data) {
+    if (data.charAt(0) === "{") {
+      try { return JSON.parse(data); } catch (err) { return { v: data }; }
+    }
+    return { v: data };
   }
 
   keepAwake();

@@ -187,8 +187,14 @@
       line.textContent = next.banner.slice(1).concat([said("deals_starts",
         { dealer: next.dealer, starter: next.starts })]).join(" · ");
     }
+    // The button that saves the form's round ("Save round 4", in the page's language;
+    // not "Confirm and save" or "Save correction", which name no round) names this one.
     var save = roundForm.querySelector("button[type=submit]");
-    if (save && /^Save \w+ \d+$/.test(save.textContent)) save.textContent = said("save_button", { number: number });
+    var shown = roundForm.querySelector("input[name=round_number]");
+    var naming = shown && /^\d+$/.test(shown.value) && new RegExp("(^|\\D)" + shown.value + "(?!\\d)");
+    if (save && naming && naming.test(save.textContent)) {
+      save.textContent = said("save_button", { number: number });
+    }
     hidden("round_number", String(number));
     hidden("queued_after", last.id);
     roundForm.classList.add("behind-queue");

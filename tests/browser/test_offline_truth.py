@@ -49,6 +49,9 @@ def test_the_banner_shows_the_round_being_entered_and_offline_goes_when_back(
     # The round form typed behind them: round 3's banner, not round 1's.
     keeper.follow(keeper.link("Enter round 3"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 3")
+    # The kept form said "Save round 1": its button names the round it saves now (found by
+    # the form's round number, so in any language).
+    expect(page.locator("form.round-form button[type=submit]")).to_have_text("Save round 3")
     offline_form = squeeze(page.locator("p.banner-main").inner_text())
     assert "Cy deals, Ann starts" in offline_form, offline_form
     keeper.hand_input("Ann").fill("9")

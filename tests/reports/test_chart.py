@@ -80,13 +80,13 @@ def test_the_chart_in_its_own_units_worked_by_hand() -> None:
     assert dee.segments == ("237.9,72.5 311.1,55",)
     assert [s.final for s in chart.series] == [30, 60, 40, 42]
     assert [s.label for s in chart.series] == ["Ann 30", "Bob 60", "Cy 40", "Dee 42"]
-    assert [s.note for s in chart.series] == ["leading", "out", "", ""]
+    assert [s.note for s in chart.series] == ["leading", "out of the game", "", ""]
     assert ann.leading and not any(s.leading for s in (bob, cy, dee))
     assert [s.slot for s in chart.series] == [0, 1, 2, 3]
     # The max score, declared by Vegas, at y(50) = 35.
     assert [(r.label, r.value, r.y) for r in chart.lines] == [("Max score", 50, 35.0)]
     assert "Max score: 50." in chart.desc
-    assert "Now: Ann 30 (leading), Bob 60 (out), Cy 40, Dee 42." in chart.desc
+    assert "Now: Ann 30 (leading), Bob 60 (out of the game), Cy 40, Dee 42." in chart.desc
 
 
 def test_names_at_the_right_edge_never_overlap() -> None:
@@ -170,7 +170,7 @@ def test_the_partial_draws_valid_svg_with_a_title_and_a_description() -> None:
     labels = [t.text for t in svg.iter(f"{SVG}text")]
     assert {"Ann 30", "Bob 60", "Cy 40", "Dee 42", "Max score 50"} <= set(labels)
     # The same in words under the drawing (the text a screen reader or a search finds).
-    for words in ("Ann: 30 (leading)", "Bob: 60 (out)", "Dee: 42", "Max score: 50"):
+    for words in ("Ann: 30 (leading)", "Bob: 60 (out of the game)", "Dee: 42", "Max score: 50"):
         assert words in html, words
 
 
@@ -181,7 +181,9 @@ def test_the_filled_pdf_shows_the_chart(pdf_file: Callable[[bytes], Path]) -> No
     )
     flat = squash(text_of(path))
     assert "Score chart: running totals by round" in flat
-    for words in ("Ann: 30 (leading)", "Bob: 60 (out)", "Cy: 40", "Dee: 42", "Max score: 50"):
+    for words in (
+        "Ann: 30 (leading)", "Bob: 60 (out of the game)", "Cy: 40", "Dee: 42", "Max score: 50"
+    ):  # fmt: skip
         assert words in flat, words
     assert "Max score 50" in flat  # the label on the line itself, drawn by WeasyPrint
 

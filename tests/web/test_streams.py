@@ -9,6 +9,7 @@ tests/browser/test_push.py's."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import socket
@@ -35,6 +36,7 @@ class Publisher:
     url: str
     sent: list[tuple[str, str, int | None]] = field(default_factory=list)
     game: int | None = None
+    subscribers: int | None = None  # what the engine says it has (None: says nothing)
 
     def channels(self) -> dict[str, str]:
         return {channel: message for channel, message, _ in self.sent}
@@ -58,9 +60,13 @@ def publisher(db_uri: str) -> Iterator[Publisher]:
                         text("SELECT version FROM games WHERE id = :id"), {"id": record.game}
                     )
             record.sent.append((self.path.rsplit("/", 1)[1], body, stored))
+            said = b""
+            if record.subscribers is not None:  # as nchan answers Accept: text/json
+                said = json.dumps({"messages": 1, "subscribers": record.subscribers}).encode()
             self.send_response(201)
-            self.send_header("Content-Length", "0")
+            self.send_header("Content-Length", str(len(said)))
             self.end_headers()
+            self.wfile.write(said)
 
         def log_message(self, *_: Any) -> None:
             pass
@@ -215,9 +221,13 @@ def test_the_pages_are_given_their_streams(pushing: Flask, keeper: Keeper) -> No
     _night, game, game_token, night_token = _table(keeper)
     phone = pushing.test_client()
     html = phone.get(f"/live/{game_token}").get_data(as_text=True)
-    assert f'data-stream="/streams/live/{game_token}"' in html
-    html = phone.get(f"/live/night/{night_token}").get_data(as_text=True)
-    assert f'data-stream="/streams/live/{night_token}"' in html
+    assert f'data-stream="/streams/live/{game_token}/en"' in html
+    html = phone.get(f"/live/night/{night_token}?tv=1").get_data(as_text=True)
+    assert f'data-stream="/streams/live/{night_token}/en-tv"' in html
+    html = phone.get(f"/live/{game_token}", headers={"Accept-Language": "pt-BR"}).get_data(
+        as_text=True
+    )
+    assert f'data-stream="/streams/live/{game_token}/pt_BR"' in html
     sheet = keeper.client.get(f"/games/{game}").get_data(as_text=True)
     version = re.search(r'id="sheet-stream" data-stream="/streams/game/(\d+)" data-version="(\d+)"',
                         sheet)  # fmt: skip
@@ -234,7 +244,7 @@ def test_a_stream_on_another_origin_is_allowed_by_the_page_that_uses_it(
         page = app.test_client().get(f"/live/{token}")
         csp = page.headers["Content-Security-Policy"]
         assert "connect-src 'self' http://127.0.0.1:8080;" in csp
-        assert f'data-stream="http://127.0.0.1:8080/streams/live/{token}"' in page.get_data(
+        assert f'data-stream="http://127.0.0.1:8080/streams/live/{token}/en"' in page.get_data(
             as_text=True
         )
 
@@ -247,3 +257,90 @@ def test_without_an_engine_the_pages_poll(client: Any, app: Flask) -> None:
     assert "data-stream" not in page.get_data(as_text=True)
     assert "connect-src 'self';" in page.headers["Content-Security-Policy"]
     assert 'id="sheet-stream"' not in keeper.client.get(f"/games/{game}").get_data(as_text=True)
+
+
+# ------------------------------------------------ the page in the message (issue 29) ---
+GERMAN = {"Accept-Language": "de"}
+
+
+def _main(html: str) -> str:
+    return html[html.index('<main id="live"') : html.rindex("</main>") + len("</main>")]
+
+
+def _totals(html: str) -> str:
+    row = re.search(r'<tr class="totals">(.*?)</tr>', html, re.S)
+    assert row, html
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row.group(1))).strip()
+
+
+def test_a_save_sends_each_phone_its_new_page_in_its_own_language(
+    pushing: Flask, keeper: Keeper, publisher: Publisher
+) -> None:
+    """A German phone and an English one on the game's link, a phone on the night's: the
+    save's messages hold each one's new page, drawn in its language, the very page (and
+    ETag) the phone would get by asking, so its next poll is a 304."""
+    _night, game, token, night_token = _table(keeper)
+    german, english, night = (pushing.test_client() for _ in range(3))
+    before = german.get(f"/live/{token}", headers=GERMAN)
+    assert f'data-stream="/streams/live/{token}/de"' in before.get_data(as_text=True)
+    english.get(f"/live/{token}")
+    night.get(f"/live/night/{night_token}", headers=GERMAN)
+    publisher.clear()
+    assert keeper.enter(game, "Ann", {"Bob": 12, "Cy": 7}).status_code == 302
+    sent = publisher.channels()
+    de, en = (json.loads(sent[f"live-{token}-{lang}"]) for lang in ("de", "en"))
+    assert de["v"] == en["v"] == sent[f"live-{token}"]  # the link's own: the version only
+    assert de["etag"] != en["etag"] and ".de" in de["etag"] and ".de" not in en["etag"]
+    assert _totals(de["page"]).split()[-3:] == ["19", "0", "0"]
+    asked = german.get(f"/live/{token}", headers=GERMAN)
+    assert asked.headers["ETag"] == de["etag"]
+    assert _main(de["page"]) == _main(asked.get_data(as_text=True))
+    assert "<title>" in de["page"]
+    again = german.get(f"/live/{token}", headers={**GERMAN, "If-None-Match": de["etag"]})
+    assert again.status_code == 304
+    assert _main(en["page"]) == _main(english.get(f"/live/{token}").get_data(as_text=True))
+    page = json.loads(sent[f"live-{night_token}-de"])
+    assert "19" in _totals(page["page"])
+    assert f"live-{night_token}-en" not in sent  # nobody reads the night in English
+
+
+def test_a_page_too_large_for_a_message_is_asked_for(
+    pushing: Flask, keeper: Keeper, publisher: Publisher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorekeeper.services import streams
+
+    _night, game, token, _ = _table(keeper)
+    pushing.test_client().get(f"/live/{token}")
+    monkeypatch.setattr(streams, "MESSAGE_LIMIT", 2_000)
+    publisher.clear()
+    keeper.enter(game, "Ann", {"Bob": 12, "Cy": 7})
+    sent = publisher.channels()
+    assert f"live-{token}-en" not in sent and f"live-{token}" in sent
+
+
+def test_a_language_nobody_holds_any_more_is_no_longer_drawn(
+    pushing: Flask, keeper: Keeper, publisher: Publisher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """nchan says the German channel has no subscriber: drawn still while the German page
+    was just opened (its stream may not be up yet), then forgotten; the page asked again
+    (its phone back), drawn again."""
+    from scorekeeper.services import live_variants
+
+    _night, game, token, _ = _table(keeper)
+    german = pushing.test_client()
+    german.get(f"/live/{token}", headers=GERMAN)
+    publisher.subscribers = 0
+    rounds = iter([("Ann", {"Bob": 12, "Cy": 7}), ("Bob", {"Ann": 3, "Cy": 4})] * 3)
+
+    def drawn() -> bool:
+        publisher.clear()
+        assert keeper.enter(game, *next(rounds)).status_code == 302
+        assert f"live-{token}" in publisher.channels()  # the version, always
+        return f"live-{token}-de" in publisher.channels()
+
+    assert drawn() and drawn()  # just opened: kept
+    monkeypatch.setattr(live_variants, "NOTE_EVERY", 0.0)  # a minute later
+    assert drawn()  # drawn once more, then forgotten: nobody held it
+    assert not drawn()
+    german.get(f"/live/{token}", headers=GERMAN)  # the phone back: asks once
+    assert drawn()

@@ -1,0 +1,107 @@
+"""The printed documents' words in their reader's language (README "Languages").
+
+A sheet or a summary speaks the keeper's language: on a page of the app, the request's
+(Flask-Babel's locale: the account's choice, else the browser's); from the command line,
+the one given with ``--language`` (:func:`speaking`), else English. The sentences are in
+the app's catalogs (``scorekeeper/translations``, kept by scripts/i18n), read here with
+Babel alone, so rendering a document still needs no Flask app or request.
+
+``gettext``/``ngettext`` take ``%(name)s`` parameters like Flask-Babel's; the reports'
+Jinja environment calls them for ``_()`` in the templates (:func:`install`)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from babel.support import NullTranslations, Translations
+
+CATALOGS = Path(__file__).resolve().parent.parent / "translations"
+SOURCE = "en"
+_CHOSEN: ContextVar[str | None] = ContextVar("report_language", default=None)
+
+
+@functools.cache
+def catalog(language: str) -> NullTranslations:
+    """The compiled catalog of ``language`` (English, or a language with none: the
+    English itself)."""
+    if language == SOURCE:
+        return NullTranslations()
+    return Translations.load(str(CATALOGS), [language], domain="messages")
+
+
+def language() -> str:
+    """The language the documents being made now speak: the one chosen with
+    :func:`speaking`, else the page's reader's (in a request), else English."""
+    chosen = _CHOSEN.get()
+    if chosen:
+        return chosen
+    from flask import has_request_context  # the web's reader; absent on the command line
+
+    if has_request_context():
+        from flask_babel import get_locale
+
+        return str(get_locale() or SOURCE)
+    return SOURCE
+
+
+@contextmanager
+def speaking(chosen: str | None) -> Iterator[None]:
+    """Make the documents rendered inside speak ``chosen`` (None: as they would anyway,
+    the language chosen around this, else the reader's)."""
+    if chosen is None:
+        yield
+        return
+    token = _CHOSEN.set(chosen)
+    try:
+        yield
+    finally:
+        _CHOSEN.reset(token)
+
+
+def gettext(sentence: str, **params: Any) -> str:
+    said = catalog(language()).ugettext(sentence)
+    return said % params if params else said
+
+
+def ngettext(one: str, many: str, num: int, **params: Any) -> str:
+    params.setdefault("num", num)
+    return catalog(language()).ungettext(one, many, num) % params
+
+
+def install(environment: jinja2.Environment) -> None:
+    """``_``, ``gettext`` and ``ngettext`` in ``environment``'s templates, as Flask-Babel
+    gives them to the app's (new style: ``_("... %(name)s", name=...)``)."""
+    environment.add_extension("jinja2.ext.i18n")
+    environment.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda s: catalog(language()).ugettext(s),
+        lambda s, p, n: catalog(language()).ungettext(s, p, n),
+        newstyle=True,
+    )
+
+
+def names_text(names: list[str] | tuple[str, ...]) -> str:
+    """``["Ann", "Bob", "Cy"]`` -> ``"Ann, Bob and Cy"``, as the language lists names."""
+    if len(names) <= 1:
+        return "".join(names)
+    said_in = language()
+    if said_in == SOURCE:
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    from babel.lists import format_list
+
+    return format_list(list(names), locale=said_in)
+
+
+def count_of(word: str, n: int) -> str:
+    """``n`` of the table's ``word`` for a round (the variant's ``round_word``: round,
+    deal or hand) in words: "3 deals"."""
+    if word == "deal":
+        return ngettext("%(num)d deal", "%(num)d deals", n)
+    if word == "hand":
+        return ngettext("%(num)d hand", "%(num)d hands", n)
+    return ngettext("%(num)d round", "%(num)d rounds", n)
