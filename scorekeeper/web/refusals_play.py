@@ -6,6 +6,7 @@ same ids): the sentences scripts/i18n extracts and each language translates, wit
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_pgettext as _lp
 
 PLAY = {
     "variant.contract.title": _l("Contract Rummy"),
@@ -186,7 +187,7 @@ PLAY = {
     "fact.full_count": _l("Full count"),
     "fact.wrong_show": _l("Wrong show"),
     "fact.rejoin": _l("Rejoin"),
-    "fact.deals": _l("Deals"),
+    "fact.deals": _lp("number of deals", "Deals"),
     "fact.target": _l("Target"),
     "fact.stake": _l("Stake"),
     "fact.knock": _l("Knock"),
@@ -271,7 +272,7 @@ PLAY = {
     "setting.per_round": _l("Per round"),
     "setting.target_score": _l("Target score"),
     "setting.deals": _l("Or a fixed number of deals"),
-    "setting.deals.2": _l("Deals"),
+    "setting.deals.2": _lp("number of deals", "Deals"),
     "setting.cards": _l("Cards dealt in each deal"),
     "setting.joker_points": _l("Jokers count"),
     "setting.knock_max": _l("Knock with at most"),

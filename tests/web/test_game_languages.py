@@ -76,7 +76,7 @@ def test_a_vegas_game_reads_in_german(client):
     assert "Einsatz: $2.00 · Pott: 1. 70% / 2. 30% · 3. Platz: bekommt einen Einsatz" in sheet
     assert "Nachkauf: $2.00, zurück auf die höchste Summe" in sheet
     assert "Runde 3 eingeben" in sheet and "Letzte Runde entfernen" in sheet
-    assert "Pott: $8.00" in sheet and "Eingezahlt" in sheet and "Summe" in sheet
+    assert "Pott: $8.00" in sheet and "Bezahlt" in sheet and "Summe" in sheet
     assert "★ raus" in sheet  # the legend's marks
     assert "R überzogen und für $2.00 nachgekauft" in sheet
     absent(sheet, [*SHEET, "expired and re-bought", "Late joiner", "Delete game"])
