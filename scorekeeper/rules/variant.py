@@ -199,6 +199,10 @@ class Variant:
     def round_label(self, number: int) -> str:
         return str(number)
 
+    def round_label_said(self, number: int) -> str | Said:
+        """``round_label`` as a page says it in its reader's language (Texas: Threes)."""
+        return self.round_label(number)
+
     def last_round(self, settings: Settings) -> int | None:
         """The last round of a game of a fixed number of rounds; None when a score, not
         a count, ends the game."""

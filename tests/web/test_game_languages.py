@@ -191,3 +191,15 @@ def test_a_gin_hand_reads_in_german(client):
     assert "K hat geklopft und die Hand gewonnen" in sheet  # the legend's mark
     assert "Klopfen: mit 10 oder weniger; Unterbieten +" in sheet  # the table rules
     absent(sheet, [*SHEET, "Boxes", "knocked and won the hand", "Knock:"])
+
+
+def test_a_texas_round_reads_in_hindi(client):
+    keeper = reading(client, "hi")
+    night = keeper.night(["Ann", "Bob"])
+    game = keeper.game(night, "texas", ["Ann", "Bob"])
+    assert keeper.enter(game, "Ann", {"Bob": 15}).status_code == 302
+    sheet = text_of(client.get(f"/games/{game}"))
+    assert "टेक्सास रमी" in sheet and "तिक्की" in sheet  # round 1's row: Threes
+    assert "चौकी जोकर" in sheet and "राउंड 2" in sheet  # the banner: Fours wild
+    assert "जोकर: चौकी, जोकर, दुक्की" in sheet  # what is wild, in the table's words
+    absent(sheet, [*SHEET, "Threes", "Fours wild", "Wild: fours", "deuces"])

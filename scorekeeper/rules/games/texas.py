@@ -181,6 +181,9 @@ class Texas(Variant):
     def round_label(self, number: int) -> str:
         return RANK_NAMES[self.wild_rank(number)] if 1 <= number <= self.ROUNDS else str(number)
 
+    def round_label_said(self, number: int) -> str | Said:
+        return say(f"rank.{self.wild_rank(number)}") if 1 <= number <= self.ROUNDS else str(number)
+
     def deck_advice(self, players: int, settings: Settings) -> DeckAdvice:
         # RULES.md: 2 players one deck, 3-6 two, 7-10 three (two jokers a deck); beyond
         # ten, keep the same cards per player: three decks for every ten players.

@@ -231,7 +231,7 @@ class SheetView:
     def __init__(self, game: Game, s: Standings, *, chart_uid: str = "chart") -> None:
         variant, settings = s.variant, s.record.settings
         self.currency = s.pot.currency
-        self.labels = [variant.round_label(r.number) for r in s.rounds]
+        self.labels = [words_text(variant.round_label_said(r.number)) for r in s.rounds]
         self.word_labels = any(not label.isdigit() for label in self.labels)  # Texas: Threes
         self.leaders = set(s.groups[0]) if s.groups and s.rounds else set()
         self.next = s.upcoming(game.pending_joins)
