@@ -337,6 +337,32 @@ PLAY: dict[str, str] = {
     "tally.box_bonus": "Box bonus",
     "tally.final": "Final",
     "tally.margin": "Margin",
+    # rules/replay.py: a round the game cannot take
+    "game.too_many_rounds": "a game holds at most {most} rounds: start a new game to play on",
+    "game.already_ended": (
+        "the game already ended after round {number}; a finished game takes no more rounds"
+    ),
+    "round.must_go_out": "someone must go out in {game}: give went_out",
+    "round.out_not_in_game": "{player} went out but is not in the game",
+    "round.hand_not_player": "a hand is given for {player}, who is not a player in this game",
+    "round.hand_dropped": "a hand is given for {player}, who dropped out in round {number}",
+    "round.hand_went_out": "{player} went out, so no hand is given for {player}",
+    "round.no_hand": "no hand given for {player}",
+    # rules/table.py: a late joiner the game cannot take
+    "join.already_in": "{name} is already in the game.",
+    "join.already_joining": "{name} is already joining next round.",
+    "join.too_many": "A game takes at most {most} players.",
+    "join.choose_after": "Choose whom {name} sits after from the players at the table.",
+    # rules/games/vegas.py
+    "vegas.handicap": "{name}'s handicap of {handicap} must be below the max score ({most})",
+    "vegas.join_too_many": "{name} cannot join: a game takes at most {most} players",
+    "vegas.own_seat": "{name} comes back to their own seat: give no seat for them",
+    "vegas.join_already_in": "{name} cannot join: {name} is already in the game",
+    "vegas.ended_no_drop": "the game ended this round ({name} won), so nobody drops",
+    "vegas.not_in_game": "{name} is not in the game",
+    "vegas.did_not_expire": "{name} did not expire this round ({total} points, max {most})",
+    "vegas.cannot_drop": "{name} cannot drop: {why}; only a player who expires can drop",
+    "vegas.sit_after": "{name} cannot sit after {after}: {after} is not at the table",
 }
 
 #: The forms of a round's word a sentence takes: alone ("round"), many ("rounds"), and at

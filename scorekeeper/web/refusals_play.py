@@ -324,4 +324,31 @@ PLAY = {
     "tally.box_bonus": _l("Box bonus"),
     "tally.final": _l("Final"),
     "tally.margin": _l("Margin"),
+    "game.too_many_rounds": _l("a game holds at most %(most)s rounds: start a new game to play on"),
+    "game.already_ended": _l(
+        "the game already ended after round %(number)s; a finished game takes no more rounds"
+    ),
+    "round.must_go_out": _l("someone must go out in %(game)s: give went_out"),
+    "round.out_not_in_game": _l("%(player)s went out but is not in the game"),
+    "round.hand_not_player": _l("a hand is given for %(player)s, who is not a player in this game"),
+    "round.hand_dropped": _l("a hand is given for %(player)s, who dropped out in round %(number)s"),
+    "round.hand_went_out": _l("%(player)s went out, so no hand is given for %(player)s"),
+    "round.no_hand": _l("no hand given for %(player)s"),
+    "join.already_in": _l("%(name)s is already in the game."),
+    "join.already_joining": _l("%(name)s is already joining next round."),
+    "join.too_many": _l("A game takes at most %(most)s players."),
+    "join.choose_after": _l("Choose whom %(name)s sits after from the players at the table."),
+    "vegas.handicap": _l(
+        "%(name)s's handicap of %(handicap)s must be below the max score (%(most)s)"
+    ),
+    "vegas.join_too_many": _l("%(name)s cannot join: a game takes at most %(most)s players"),
+    "vegas.own_seat": _l("%(name)s comes back to their own seat: give no seat for them"),
+    "vegas.join_already_in": _l("%(name)s cannot join: %(name)s is already in the game"),
+    "vegas.ended_no_drop": _l("the game ended this round (%(name)s won), so nobody drops"),
+    "vegas.not_in_game": _l("%(name)s is not in the game"),
+    "vegas.did_not_expire": _l(
+        "%(name)s did not expire this round (%(total)s points, max %(most)s)"
+    ),
+    "vegas.cannot_drop": _l("%(name)s cannot drop: %(why)s; only a player who expires can drop"),
+    "vegas.sit_after": _l("%(name)s cannot sit after %(after)s: %(after)s is not at the table"),
 }

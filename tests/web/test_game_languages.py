@@ -7,6 +7,7 @@ absence of the English sentences it used to show."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -157,6 +158,11 @@ def test_an_engine_refusal_is_german_on_the_page_and_english_in_the_cli(
         "(angegeben: -5)" in text
     ), text
     assert "must be 0 points" not in text and "Import a game" not in text
+    missing = copy.deepcopy(record)  # the replay's refusal, in round 2
+    del missing["rounds"][1]["hands"]["Bob"]
+    missing["rounds"][0]["hands"]["Bob"] = 60
+    page = keeper.post_form(f"/nights/{night}/games/import", {"record": json.dumps(missing)})
+    assert "Nicht importiert: Runde 2: keine Hand für Bob angegeben" in text_of(page)
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     said = runner.invoke(args=["standings", str(path)])

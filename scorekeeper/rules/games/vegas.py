@@ -151,8 +151,7 @@ class Vegas(Variant):
     def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:
         if handicap >= settings.max_score:
             raise RecordError(
-                f"{name}'s handicap of {handicap} must be below the max score "
-                f"({settings.max_score})",
+                say("vegas.handicap", name=name, handicap=handicap, most=settings.max_score),
                 player=name,
             )
 
@@ -184,7 +183,7 @@ class Vegas(Variant):
             if player is None:
                 if len(state.players) >= MAX_PLAYERS:
                     raise RecordError(
-                        f"{name} cannot join: a game takes at most {MAX_PLAYERS} players",
+                        say("vegas.join_too_many", name=name, most=MAX_PLAYERS),
                         round=number,
                         player=name,
                     )
@@ -195,14 +194,14 @@ class Vegas(Variant):
                 state.players.append(player)
             elif rnd.sits_after(name) is not None:
                 raise RecordError(
-                    f"{player.name} comes back to their own seat: give no seat for them",
+                    say("vegas.own_seat", name=player.name),
                     round=number,
                     player=player.name,
                     field="joins",
                 )
             elif player.in_contention:
                 raise RecordError(
-                    f"{player.name} cannot join: {player.name} is already in the game",
+                    say("vegas.join_already_in", name=player.name),
                     round=number,
                     player=player.name,
                     field="joins",
@@ -230,7 +229,7 @@ class Vegas(Variant):
             # re-buy and is ranked by the final total.
             if drops:
                 raise RecordError(
-                    f"the game ended this round ({below[0].name} won), so nobody drops",
+                    say("vegas.ended_no_drop", name=below[0].name),
                     round=number,
                     player=next(iter(drops.values())),
                     field="drops",
@@ -244,13 +243,17 @@ class Vegas(Variant):
             if dropping is None or key not in expired_keys:
                 who = dropping.name if dropping else raw
                 why = (
-                    f"{who} is not in the game"
+                    say("vegas.not_in_game", name=who)
                     if dropping is None or not dropping.in_contention
-                    else f"{who} did not expire this round ({dropping.total} points, max "
-                    f"{settings.max_score})"
+                    else say(
+                        "vegas.did_not_expire",
+                        name=who,
+                        total=dropping.total,
+                        most=settings.max_score,
+                    )
                 )
                 raise RecordError(
-                    f"{who} cannot drop: {why}; only a player who expires can drop",
+                    say("vegas.cannot_drop", name=who, why=why),
                     round=number,
                     player=who,
                     field="drops",
@@ -302,7 +305,7 @@ def _new_seat(state: GameState, rnd: Round, name: str, number: int) -> int:
     neighbour = state.player(after)
     if neighbour is None or not neighbour.in_contention:
         raise RecordError(
-            f"{name} cannot sit after {after}: {after} is not at the table",
+            say("vegas.sit_after", name=name, after=after),
             round=number,
             player=name,
             field="joins",
