@@ -363,6 +363,31 @@ PLAY: dict[str, str] = {
     "vegas.did_not_expire": "{name} did not expire this round ({total} points, max {most})",
     "vegas.cannot_drop": "{name} cannot drop: {why}; only a player who expires can drop",
     "vegas.sit_after": "{name} cannot sit after {after}: {after} is not at the table",
+    # rules/plan.py, variant.py and the games' refusals
+    "plan.no_round": "there is no round {number} to edit",
+    "plan.needs_answer": "the change needs an answer from the keeper",
+    "handicap.too_large": "{name}'s handicap of {handicap} is too large",
+    "split.none": "{game} has no split of the pot",
+    "pool.rejoin_limit": "settings.rejoin_limit must be below the pool ({pool}); got {value}",
+    "pool.rejoin_not_out": "{name} cannot rejoin: only a player out in this deal can rejoin",
+    "pool.rejoin_over": "{name} cannot rejoin: the game is over, {last} is the last one in",
+    "pool.split_first": "split the pot after a deal, not before the first one",
+    "gin.say_how": "{name} knocked: say how (knock, gin or big_gin)",
+    "gin.knock_zero": "{name} knocked with 0 deadwood: that is gin, not a knock",
+    "gin.knock_max": "{name} knocked with {deadwood} deadwood: a knock allows at most {most}",
+    "gin.gin_deadwood": "{name} went gin with {deadwood} deadwood: gin leaves 0",
+    "gin.big_gin_deadwood": "{name} went big gin with {deadwood} deadwood: big gin leaves 0",
+    "gin.no_handicap": "{name} has a handicap, but Gin Rummy takes none: both start at 0",
+    "dummy.out_contract": (
+        "{name} went out, so {name} must have laid down the contract this round: add them to "
+        "contracts"
+    ),
+    "dummy.not_in_game": "{name} laid down a contract but is not in the game",
+    "rummy.target_or_deals": "settings: give either target_score or deals, not both",
+    "contract.cards": (
+        "settings.cards gives {given} deals' cards but the game has {deals} deals: give one "
+        "number per deal"
+    ),
 }
 
 #: The forms of a round's word a sentence takes: alone ("round"), many ("rounds"), and at

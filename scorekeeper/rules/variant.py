@@ -178,7 +178,7 @@ class Variant:
 
     def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:
         if handicap > 10_000:
-            raise RecordError(f"{name}'s handicap of {handicap} is too large", player=name)
+            raise RecordError(say("handicap.too_large", name=name, handicap=handicap), player=name)
 
     # -- the deal -----------------------------------------------------------------------
     def card_values(self, number: int, settings: Settings) -> dict[str, int]:
@@ -253,7 +253,7 @@ class Variant:
 
     def agree(self, state: GameState, rnd: Round, number: int, settings: Settings) -> RoundResult:
         """Pool: the players still in end the game by agreement (``rnd.split``)."""
-        raise RecordError(f"{self.title} has no split of the pot", round=number, field="split")
+        raise RecordError(say("split.none", game=self.title_said), round=number, field="split")
 
     # -- the replay's hooks ----------------------------------------------------------------
     def score_round(

@@ -351,4 +351,34 @@ PLAY = {
     ),
     "vegas.cannot_drop": _l("%(name)s cannot drop: %(why)s; only a player who expires can drop"),
     "vegas.sit_after": _l("%(name)s cannot sit after %(after)s: %(after)s is not at the table"),
+    "plan.no_round": _l("there is no round %(number)s to edit"),
+    "plan.needs_answer": _l("the change needs an answer from the keeper"),
+    "handicap.too_large": _l("%(name)s's handicap of %(handicap)s is too large"),
+    "split.none": _l("%(game)s has no split of the pot"),
+    "pool.rejoin_limit": _l(
+        "settings.rejoin_limit must be below the pool (%(pool)s); got %(value)s"
+    ),
+    "pool.rejoin_not_out": _l("%(name)s cannot rejoin: only a player out in this deal can rejoin"),
+    "pool.rejoin_over": _l("%(name)s cannot rejoin: the game is over, %(last)s is the last one in"),
+    "pool.split_first": _l("split the pot after a deal, not before the first one"),
+    "gin.say_how": _l("%(name)s knocked: say how (knock, gin or big_gin)"),
+    "gin.knock_zero": _l("%(name)s knocked with 0 deadwood: that is gin, not a knock"),
+    "gin.knock_max": _l(
+        "%(name)s knocked with %(deadwood)s deadwood: a knock allows at most %(most)s"
+    ),
+    "gin.gin_deadwood": _l("%(name)s went gin with %(deadwood)s deadwood: gin leaves 0"),
+    "gin.big_gin_deadwood": _l(
+        "%(name)s went big gin with %(deadwood)s deadwood: big gin leaves 0"
+    ),
+    "gin.no_handicap": _l("%(name)s has a handicap, but Gin Rummy takes none: both start at 0"),
+    "dummy.out_contract": _l(
+        "%(name)s went out, so %(name)s must have laid down the contract this round: "
+        "add them to contracts"
+    ),
+    "dummy.not_in_game": _l("%(name)s laid down a contract but is not in the game"),
+    "rummy.target_or_deals": _l("settings: give either target_score or deals, not both"),
+    "contract.cards": _l(
+        "settings.cards gives %(given)s deals' cards but the game has %(deals)s deals: "
+        "give one number per deal"
+    ),
 }

@@ -169,8 +169,7 @@ class Contract(Variant):
         deals = settings.deals or MAX_DEALS
         if len(settings.cards) < deals:
             raise RecordError(
-                f"settings.cards gives {len(settings.cards)} deals' cards but the game has "
-                f"{deals} deals: give one number per deal",
+                say("contract.cards", given=len(settings.cards), deals=deals),
                 field="cards",
             )
 

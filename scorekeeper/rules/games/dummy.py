@@ -122,8 +122,7 @@ class Dummy(Variant):
         keys = {name_key(n) for n in rnd.contracts}
         if rnd.went_out is not None and name_key(rnd.went_out) not in keys:
             raise RecordError(
-                f"{rnd.went_out} went out, so {rnd.went_out} must have laid down the "
-                "contract this round: add them to contracts",
+                say("dummy.out_contract", name=rnd.went_out),
                 round=number,
                 player=rnd.went_out,
                 field="contracts",
@@ -131,7 +130,7 @@ class Dummy(Variant):
         for raw in rnd.contracts:
             if state.player(raw) is None:
                 raise RecordError(
-                    f"{raw} laid down a contract but is not in the game",
+                    say("dummy.not_in_game", name=raw),
                     round=number,
                     player=raw,
                     field="contracts",

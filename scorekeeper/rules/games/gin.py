@@ -46,7 +46,7 @@ def hand_outcome(
         return None
     if rnd.how is None:
         raise RecordError(
-            f"{went_out} knocked: say how (knock, gin or big_gin)",
+            say("gin.say_how", name=went_out),
             round=number,
             player=went_out,
             field="how",
@@ -54,24 +54,23 @@ def hand_outcome(
     defender = next(name for name in hands if name != went_out)
     knocker_dw, defender_dw = hands[went_out], hands[defender]
 
-    def refuse(why: str) -> RecordError:
+    def refuse(why: Said) -> RecordError:
         return RecordError(why, round=number, player=went_out, field="hands")
 
     if rnd.how == "knock":
         if knocker_dw == 0:
-            raise refuse(f"{went_out} knocked with 0 deadwood: that is gin, not a knock")
+            raise refuse(say("gin.knock_zero", name=went_out))
         if knocker_dw > settings.knock_max:
             raise refuse(
-                f"{went_out} knocked with {knocker_dw} deadwood: a knock allows at most "
-                f"{settings.knock_max}"
+                say("gin.knock_max", name=went_out, deadwood=knocker_dw, most=settings.knock_max)
             )
         if knocker_dw < defender_dw:
             return HandOutcome("knock", went_out, defender_dw - knocker_dw)
         # RULES.md: a tie is an undercut.
         return HandOutcome("undercut", defender, knocker_dw - defender_dw + settings.undercut_bonus)
-    word = HOW_WORDS[rnd.how]
     if knocker_dw != 0:
-        raise refuse(f"{went_out} went {word} with {knocker_dw} deadwood: {word} leaves 0")
+        how = "gin.gin_deadwood" if rnd.how == "gin" else "gin.big_gin_deadwood"
+        raise refuse(say(how, name=went_out, deadwood=knocker_dw))
     if rnd.how == "gin":
         return HandOutcome("gin", went_out, settings.gin_bonus + defender_dw)
     return HandOutcome("big_gin", went_out, settings.big_gin_bonus + defender_dw)
@@ -366,9 +365,7 @@ class Gin(Variant):
 
     def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:
         if handicap:
-            raise RecordError(
-                f"{name} has a handicap, but Gin Rummy takes none: both start at 0", player=name
-            )
+            raise RecordError(say("gin.no_handicap", name=name), player=name)
 
     def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
         return 10

@@ -57,9 +57,7 @@ class Rummy(Variant):
 
     def check_settings(self, settings: Settings, raw: Mapping[str, Any]) -> None:
         if raw.get("deals") is not None and "target_score" in raw:
-            raise RecordError(
-                "settings: give either target_score or deals, not both", field="deals"
-            )
+            raise RecordError(say("rummy.target_or_deals"), field="deals")
 
     def json_keys(self, settings: Settings) -> frozenset[str]:
         # A fixed number of deals replaces the target; without deals, say nothing of them.
