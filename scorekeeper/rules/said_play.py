@@ -388,6 +388,29 @@ PLAY: dict[str, str] = {
         "settings.cards gives {given} deals' cards but the game has {deals} deals: give one "
         "number per deal"
     ),
+    # rules/rounds.py: a round of a record that breaks a rule (the record's keys as written)
+    "record.names_list": "{key} must be a list of names",
+    "record.names_twice": "{key} names someone twice",
+    "record.round_object": "a round must be an object with went_out and hands",
+    "record.unknown_key": "unknown key {key}",
+    "record.key_of": "{key} is only recorded in {owner}, not in {variant}",
+    "record.went_out_missing": (
+        "went_out is missing: give the player who went out, or null if nobody did"
+    ),
+    "record.going_rummy_flag": "going_rummy must be true or false",
+    "record.going_rummy_out": "going_rummy needs the player who went out",
+    "record.hands_object": "hands must be an object of player names and hands",
+    "record.wild_rank": (
+        "wild {wild} is not a rank: write the rank cut for this deal, such as 7, 10 or Q"
+    ),
+    "record.wild_card": (
+        "wild {wild} is not a card: write the rank and suit, such as 7C or QH, or JK for a joker"
+    ),
+    "record.split_alone": "a split ends the game by agreement: it takes no {key}",
+    "record.split_kind": 'split must be "equal" or "drops" (got {value})',
+    "record.how": "how must be knock, gin or big_gin (got {value})",
+    "record.how_wash": "how is {how} but nobody knocked: a wash has no how",
+    "record.sit_after_self": "{name} cannot sit after themselves",
 }
 
 #: The forms of a round's word a sentence takes: alone ("round"), many ("rounds"), and at

@@ -381,4 +381,26 @@ PLAY = {
         "settings.cards gives %(given)s deals' cards but the game has %(deals)s deals: "
         "give one number per deal"
     ),
+    "record.names_list": _l("%(key)s must be a list of names"),
+    "record.names_twice": _l("%(key)s names someone twice"),
+    "record.round_object": _l("a round must be an object with went_out and hands"),
+    "record.unknown_key": _l("unknown key %(key)s"),
+    "record.key_of": _l("%(key)s is only recorded in %(owner)s, not in %(variant)s"),
+    "record.went_out_missing": _l(
+        "went_out is missing: give the player who went out, or null if nobody did"
+    ),
+    "record.going_rummy_flag": _l("going_rummy must be true or false"),
+    "record.going_rummy_out": _l("going_rummy needs the player who went out"),
+    "record.hands_object": _l("hands must be an object of player names and hands"),
+    "record.wild_rank": _l(
+        "wild %(wild)s is not a rank: write the rank cut for this deal, such as 7, 10 or Q"
+    ),
+    "record.wild_card": _l(
+        "wild %(wild)s is not a card: write the rank and suit, such as 7C or QH, or JK for a joker"
+    ),
+    "record.split_alone": _l("a split ends the game by agreement: it takes no %(key)s"),
+    "record.split_kind": _l('split must be "equal" or "drops" (got %(value)s)'),
+    "record.how": _l("how must be knock, gin or big_gin (got %(value)s)"),
+    "record.how_wash": _l("how is %(how)s but nobody knocked: a wash has no how"),
+    "record.sit_after_self": _l("%(name)s cannot sit after themselves"),
 }
