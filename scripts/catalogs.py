@@ -31,7 +31,7 @@ LANGUAGES = ("es", "de", "fr", "pt_BR", "hi")
 #: counted vs who deals), and script_words.counted (one, many) for the scripts.
 KEYWORDS = {
     "_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "_l": None,
-    "lazy_gettext": None, "counted": (1, 2), "_lp": ((1, "c"), 2),
+    "lazy_gettext": None, "counted": (1, 2), "_lp": ((1, "c"), 2), "pgettext": ((1, "c"), 2),
 }  # fmt: skip
 SKIP = ("scorekeeper/migrations/",)
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from .said_night import ENGLISH_NIGHT
 from .said_play import PLAY
 
 #: The engine's sentences in English, by message id; ``{name}`` is a parameter. Every id
@@ -41,6 +42,7 @@ ENGLISH: dict[str, str] = {
     "names.direction": "{what} contains text-direction control characters",
     "names.blank": "{what} is blank: give a name",
     "names.too_long": "{what} {start}... is too long ({length} characters, at most {most})",
+    **ENGLISH_NIGHT,  # the night's money sentences (rules/said_night.py)
 }
 ENGLISH.update(PLAY)  # the words around a game (rules/said_play.py)
 

@@ -30,6 +30,8 @@ from babel.numbers import (
     get_decimal_symbol,
 )
 
+from .errors import Said, say
+
 EntryKind = Literal["buy_in", "rebuy", "join", "ante", "per_round", "payout", "stake", "rejoin"]
 #: ``stake``: Gin, what the loser pays on the margin (the winner is paid it as payout).
 PAYMENTS_IN: frozenset[str] = frozenset({"buy_in", "rebuy", "join", "ante", "stake", "rejoin"})
@@ -157,9 +159,15 @@ def signed_money(amount: int, currency: str = "USD") -> str:
 
 def step_label(step: int, currency: str) -> str:
     """A rounding step in words: ``exactly`` for one minor unit, else ``in steps of $0.25``."""
+    return step_said(step, currency).english
+
+
+def step_said(step: int, currency: str) -> Said:
+    """A rounding step as a message id (rules/said_night.py), for a page to say in its
+    reader's language; the step written in the night's locale."""
     if step <= 1:
-        return "exactly (no rounding)"
-    return f"in steps of {format_money(step, currency)}"
+        return say("money.exactly")
+    return say("money.steps", money=format_money(step, currency))
 
 
 def rounding_steps(currency: str) -> tuple[int, ...]:

@@ -30,6 +30,7 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .errors import Said, say
 from .forgiving import forgiven
 from .settlement import fewest_by
 
@@ -73,12 +74,12 @@ class Leg:
 class Redrawn:
     """Why the plan in force is not the one money was last recorded against: the basis
     moved before entry ``at`` (``len(entries)``: after the last one; ``moved``: by how
-    much for each person), or entry ``at`` fitted no transfer (``misfit``: "not one of its
-    transfers" or "more than was left on it")."""
+    much for each person), or entry ``at`` fitted no transfer (``misfit``: why, "not one
+    of its transfers" or "more than was left on it", as a sentence of rules/said_night.py)."""
 
     at: int
     moved: dict[int, int]
-    misfit: str | None = None
+    misfit: Said | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,15 +135,15 @@ def _counted(now: Balances, entries: Sequence[Recorded]) -> list[int]:
     return [next(parts) if e.kind == WRITE_OFF else e.amount for e in entries]
 
 
-def _fit(legs: list[Leg], payer: int, payee: int, amount: int) -> str | None:
+def _fit(legs: list[Leg], payer: int, payee: int, amount: int) -> Said | None:
     """Reduce the transfer from ``payer`` to ``payee`` by ``amount``; why it does not fit."""
     for i, leg in enumerate(legs):
         if leg.pair == (payer, payee):
             if amount > leg.left:
-                return "more than was left on it"
+                return say("payplan.more_than_left")
             legs[i] = Leg(leg.payer, leg.payee, leg.amount, leg.left - amount)
             return None
-    return "not one of its transfers"
+    return say("payplan.not_a_transfer")
 
 
 def keep_plan(now: Balances, entries: Sequence[Recorded], rank: Callable[[int], str]) -> PayPlan:

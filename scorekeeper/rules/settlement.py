@@ -6,7 +6,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .errors import RecordError
+from .errors import RecordError, Said, say
 from .money import format_money
 from .names import name_key
 from .record import GameRecord
@@ -30,7 +30,13 @@ class Transfer:
         return {"from": self.payer, "to": self.payee, "amount": self.amount}
 
     def sentence(self, currency: str = "USD") -> str:
-        return f"{self.payer} pays {self.payee} {format_money(self.amount, currency)}"
+        return self.said(currency).english
+
+    def said(self, currency: str = "USD") -> Said:
+        """Who pays whom ("Ann pays Bob $4.25") as a message id (rules/said_night.py), for
+        a page to say in its reader's language; the amount in the night's locale."""
+        return say("transfer.pays", payer=self.payer, payee=self.payee,
+                   money=format_money(self.amount, currency))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

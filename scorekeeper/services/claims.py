@@ -21,8 +21,9 @@ from ..extensions import db
 from ..models import LedgerEntry, Night, utcnow
 from ..rules import format_money
 from . import settle
-from .base import Refused, transaction
+from .base import transaction
 from .ledger import CLAIM, night_book
+from .said_night import refuse
 
 
 @transaction
@@ -45,10 +46,8 @@ def claim_paid(
     line = settle.open_transfer(book, payer_id, payee_id, plan, seen)
     for claim in line.claims:
         if claim.fresh:
-            raise Refused(
-                f"{claim.payer} said already that they paid {claim.payee} "
-                f"{format_money(claim.entry.amount, night.currency)}: the keeper confirms it."
-            )
+            raise refuse("claims.said_already", payer=claim.payer, payee=claim.payee,
+                         money=format_money(claim.entry.amount, night.currency))  # fmt: skip
         claim.entry.undone_at = utcnow()  # gone stale: the new claim replaces it
     settle.add_entry(book, CLAIM, payer_id, payee_id, seen, submission=stored)
     settle.commit(night, stored)
@@ -63,9 +62,9 @@ def take_back(night: Night, claim_id: int) -> str:
     book = night_book(night)
     claim = next((c for c in book.claims if c.id == claim_id), None)
     if claim is None:
-        raise Refused("That is not one of this night's claims.")
+        raise refuse("claims.not_a_claim")
     if any(x.entry.claim_id == claim_id for x in book.payments):
-        raise Refused("The keeper confirmed that payment: ask them to undo it if it was not made.")
+        raise refuse("claims.confirmed")
     if claim.undone_at is None:
         claim.undone_at = utcnow()
         settle.commit(night, None)

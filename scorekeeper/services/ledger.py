@@ -38,11 +38,13 @@ from sqlalchemy.orm import selectinload
 from ..extensions import db
 from ..models import LedgerEntry, Night, Regular
 from ..rules import RecordError, Settlement, Standings, Transfer, format_money, name_key, payplan
+from ..rules.errors import Said, say
 from ..rules.payplan import Leg
 from ..rules.settlement import round_by
 from .nights import night_games
 from .payments import PayOption, pay_options
 from .plan_moved import PlanMoved, carried_in_said, edits_between
+from .said_night import night_where
 
 PAYMENT, CARRY, WRITE_OFF = payplan.PAYMENT, payplan.CARRY, payplan.WRITE_OFF
 KINDS = (PAYMENT, CARRY, WRITE_OFF)
@@ -85,28 +87,25 @@ class EntryLine:
         return self.amount if self.counted is None else self.counted
 
     def sentence(self, night: Night, *, players: bool = False) -> str:
-        """What happened, in words, as seen from ``night``; for the players' page
-        (``players``) a carry's other night is named by its date only."""
-        money = format_money(self.amount, night.currency)
-        e = self.entry
+        return self.said(night, players=players).english
+
+    def said(self, night: Night, *, players: bool = False) -> Said:
+        """What happened, as seen from ``night``; for the players' page (``players``) a
+        carry's other night is named by its date only."""
+        e, money = self.entry, format_money(self.amount, night.currency)
+        who = {"payer": self.payer, "payee": self.payee, "money": money}
         if e.kind == PAYMENT:
-            said = " (as they said on the players' page)" if e.claim_id else ""
-            return f"{self.payer} paid {self.payee} {money}{said}"
+            return say("ledger.paid_claimed" if e.claim_id else "ledger.paid", **who)
         if e.kind == WRITE_OFF:
-            said = f"{self.payee} wrote off the {money} {self.payer} owed"
             if self.counted is None or self.counted == self.amount:
-                return said
-            now = format_money(self.counted, night.currency)
-            return f"{said} (counts {now} now: no more is owed between them on this night)"
+                return say("ledger.wrote_off", **who)
+            return say("ledger.wrote_off_now", **who,
+                       now=format_money(self.counted, night.currency))  # fmt: skip
         other = self.other_night
-        where = "another night"
-        if other is not None:
-            day = other.played_on.isoformat()
-            where = f"the night of {day}" if players else f"{other.name} ({day})"
-        gone = "" if self.counts else " (that night is deleted: not counted)"
-        if e.night_id == night.id:
-            return f"{self.payer} owed {self.payee} {money}: carried to {where}{gone}"
-        return f"{self.payer} owed {self.payee} {money} from {where}{gone}"
+        where = night_where(other.name if other else None, other.played_on if other else None,
+                            players=players)  # fmt: skip
+        kind = "ledger.carried_to" if e.night_id == night.id else "ledger.carried_from"
+        return say(kind if self.counts else f"{kind}_gone", **who, where=where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,18 +124,25 @@ class OpenTransfer:
     claims: tuple[ClaimLine, ...] = ()  # "I paid" said on the players' page, open ones
 
     def sentence(self, currency: str) -> str:
-        back = " back" if self.owed_back else ""
-        return (
-            f"{self.transfer.payer} pays {self.transfer.payee} "
-            f"{format_money(self.transfer.amount, currency)}{back}"
-        )
+        return self.said(currency).english
+
+    def said(self, currency: str) -> Said:
+        t = self.transfer
+        if not self.owed_back:
+            return t.said(currency)
+        money = format_money(t.amount, currency)
+        return say("transfer.pays_back", payer=t.payer, payee=t.payee, money=money)
 
     def progress(self, currency: str) -> str | None:
+        said = self.progress_said(currency)
+        return said.english if said else None
+
+    def progress_said(self, currency: str) -> Said | None:
         """What is left of a transfer paid in part: "$2.25 of $4.25 left"."""
         if self.leg is None or not self.leg.touched:
             return None
         left, drawn = (format_money(v, currency) for v in (self.leg.left, self.leg.amount))
-        return f"{left} of {drawn} left"
+        return say("transfer.left", left=left, drawn=drawn)
 
     @property
     def key(self) -> str:
@@ -158,15 +164,12 @@ class ClaimLine:
     confirmed: LedgerEntry | None = None
 
     def sentence(self, currency: str) -> str:
+        return self.said(currency).english
+
+    def said(self, currency: str) -> Said:
         money = format_money(self.entry.amount, currency)
-        if self.confirmed is not None:
-            return f"{self.payer} said they paid {self.payee} {money}: confirmed"
-        if self.fresh:
-            return f"{self.payer} says they paid {self.payee} {money}: not counted until confirmed"
-        return (
-            f"{self.payer} said they paid {self.payee} {money}, but that transfer changed "
-            "since: it does not count; check with them"
-        )
+        kind = "confirmed" if self.confirmed is not None else "open" if self.fresh else "stale"
+        return say(f"claim.{kind}", payer=self.payer, payee=self.payee, money=money)
 
 
 @dataclass
@@ -477,7 +480,7 @@ def _why(
         return None
     if redrawn.misfit is not None:
         line = acted[redrawn.at]
-        said = f"{line.sentence(night)}, which was {redrawn.misfit}"
+        said = say("moved.misfit", entry=line.said(night), misfit=redrawn.misfit)
         return PlanMoved(line.entry.created_at, (), (said,))
     since = acted[redrawn.at - 1].entry
     until = acted[redrawn.at].entry if redrawn.at < len(acted) else None

@@ -30,10 +30,10 @@ from ..rules import (
     name_key,
     replay,
 )
+from ..rules.errors import Said, say
 from ..rules.names import clean_name
 from .base import (
     Conflict,
-    Refused,
     commit_created,
     commit_plain,
     creating,
@@ -42,6 +42,7 @@ from .base import (
 )
 from .keepers import kept_by
 from .regulars import add_missing_regulars, keeping_as, new_person
+from .said_night import refuse
 from .state import mark_changed, standings_for
 
 # Limits a real card night never meets; beyond them a keeper is told so in a sentence, and
@@ -94,7 +95,7 @@ def create_night(
 ) -> Night:
     with creating(owner, submission):
         if len(people) > MAX_PEOPLE_PER_NIGHT:
-            raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people")
+            raise refuse("nights.most_people", most=MAX_PEOPLE_PER_NIGHT)
         typed = [clean_name(raw, what="name") for raw in people]
         night = Night(
             owner=owner, name=name, played_on=played_on, currency=currency, paper=paper,
@@ -110,7 +111,7 @@ def create_night(
             if person.name_key in {p.name_key for p in night.people} or any(
                 r is regular for r in seen
             ):
-                raise Refused(f"{each} is listed twice")
+                raise refuse("nights.twice", name=each)
             seen.append(regular)
             night.people.append(person)
         commit_created(owner, submission, "night", night)
@@ -119,7 +120,7 @@ def create_night(
 
 def _check_room_for_people(night: Night, adding: int = 1) -> None:
     if len(night.people) + adding > MAX_PEOPLE_PER_NIGHT:
-        raise Refused(f"a night takes at most {MAX_PEOPLE_PER_NIGHT} people: start another night")
+        raise refuse("nights.most_people_more", most=MAX_PEOPLE_PER_NIGHT)
 
 
 @transaction
@@ -132,13 +133,13 @@ def add_person(night: Night, raw_name: str, *, user: User, submission: str | Non
                 p.name_key == person.name_key or p.regular_id == person.regular.id
                 for p in night.people
             ):
-                raise Refused(f"{person_name} is already on tonight's list")
+                raise refuse("nights.on_list", name=person_name)
             _check_room_for_people(night)
             night.people.append(person)
             commit_created(user, submission, "person", person)
     except Conflict:
         # Someone else added the same name at the same moment (the unique name key).
-        raise Refused(f"{person_name} is already on tonight's list") from None
+        raise refuse("nights.on_list", name=person_name) from None
     return person
 
 
@@ -170,7 +171,7 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
     if new == old:
         return
     if any(p.name_key == name_key(new) and p is not person for p in night.people):
-        raise Refused(f"{new} is already on tonight's list")
+        raise refuse("nights.on_list", name=new)
     lock_games([game.id for game in night.all_games])
     for game in night.all_games:
         seated = any(s.person_id == person.id for s in game.seats)
@@ -181,9 +182,11 @@ def rename_person(night: Night, person: Person, raw_name: str, user: User) -> No
         try:
             replay(renamed)
         except RecordError as exc:
+            why = exc.said if exc.said is not None else str(exc)
             raise RecordError(
-                f"renaming {old} to {new} would break {game.title} (game {game.id}): {exc}"
-            ) from None
+                say("nights.rename_breaks", old=old, new=new, game=game.title, number=game.id,
+                    why=why)
+            ) from None  # fmt: skip
         for row, rnd in zip(game.rounds, renamed.rounds, strict=True):
             data = rnd.to_json()
             if data != row.data:
@@ -219,7 +222,7 @@ def delete_night(night: Night, *, user: User) -> None:
 
 
 @transaction
-def restore_night(night: Night, *, user: User) -> list[str]:
+def restore_night(night: Night, *, user: User) -> list[Said]:
     """Restore a deleted night, and its carries with it, but for those whose other night
     had money recorded (or undone) while this one was deleted: that night settled without
     the carry meanwhile, so putting it back would charge the debt twice. Those stay
@@ -278,7 +281,7 @@ def _other(carry: LedgerEntry, night: Night) -> int:
     return other
 
 
-def _not_put_back(night: Night, entries: list[LedgerEntry]) -> list[str]:
+def _not_put_back(night: Night, entries: list[LedgerEntry]) -> list[Said]:
     counts: dict[tuple[bool, str], int] = {}
     for e in entries:
         outgoing = e.night_id == night.id
@@ -288,19 +291,11 @@ def _not_put_back(night: Night, entries: list[LedgerEntry]) -> list[str]:
         counts[key] = counts.get(key, 0) + 1
     said = []
     for (outgoing, other), n in sorted(counts.items()):
-        debts = "1 debt" if n == 1 else f"{n} debts"
-        if outgoing:
-            said.append(
-                f"{debts} carried to {other} {'was' if n == 1 else 'were'} not put back: "
-                f"money was recorded on {other} while this night was deleted. "
-                "What is owed is to pay here."
-            )
+        kind = "nights.kept_to" if outgoing else "nights.kept_from"
+        if n == 1:
+            said.append(say(f"{kind}_one", night=other))
         else:
-            said.append(
-                f"{debts} carried from {other} {'was' if n == 1 else 'were'} not put back: "
-                f"money was recorded on {other} while this night was deleted. "
-                f"What is owed is to pay on {other}."
-            )
+            said.append(say(kind, count=n, night=other))
     return said
 
 

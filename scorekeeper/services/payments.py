@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
+from ..rules.errors import Param, say
 from ..rules.money import decimal_text
 from ..rules.names import unseen_characters
 
@@ -45,38 +46,43 @@ LINK_CURRENCIES: dict[str, frozenset[str] | None] = {
     "revolut": None,
 }
 _PATTERNS = {
-    "paypal": (r"[A-Za-z0-9]{1,20}", "a PayPal.me name is letters and digits, at most 20"),
+    "paypal": (r"[A-Za-z0-9]{1,20}", "handles.paypal"),
     "venmo": (
         r"(?=.*[A-Za-z0-9])[A-Za-z0-9_-]{5,30}",
-        "a Venmo username is 5 to 30 letters, digits, - or _",
+        "handles.venmo",
     ),
-    "cashapp": (r"[A-Za-z][A-Za-z0-9]{0,19}", "a $cashtag is a letter then letters or digits"),
+    "cashapp": (r"[A-Za-z][A-Za-z0-9]{0,19}", "handles.cashapp"),
     # A Revtag chosen in the Revolut app is 3 to 16 letters and digits, lower case (Revolut
     # shows it as @name; revolut.me/<name> is the link). Usernames made before Revtags
     # could be edited may hold a dot, an underscore or a hyphen, so those are taken too,
     # one at a time between letters or digits: "ann.smith", never "..." or "a..b".
     "revolut": (
         r"(?=.{3,30}\Z)[a-z0-9]+(?:[._-][a-z0-9]+)*",
-        "a Revolut username is 3 to 30 letters and digits, with at most one . _ or - between them",
+        "handles.revolut",
     ),
 }
 
 
 class HandleError(ValueError):
-    """A handle that is not one: the message says what it should look like."""
+    """A handle that is not one: the message says what it should look like, as a message
+    id of rules/said_night.py (``said``; ``str(exc)`` is its English)."""
+
+    def __init__(self, message_id: str, **params: Param) -> None:
+        self.said = say(message_id, **params)
+        super().__init__(self.said.english)
 
 
 def clean_handle(kind: str, raw: str) -> str:
     """The handle as stored, or HandleError with a sentence."""
     if kind not in KINDS:
-        raise HandleError("choose how to pay: PayPal.me, Venmo, Revolut, Cash App, IBAN or text")
+        raise HandleError("handles.kind")
     text = " ".join((raw or "").split())
     if not text:
-        raise HandleError("give the handle")
+        raise HandleError("handles.empty")
     unseen = unseen_characters(raw or "")
     if unseen is not None:
         # Copied letter for letter into a payment, a handle must be what it shows.
-        raise HandleError(f"the handle contains {unseen}: type it again")
+        raise HandleError("handles.unseen", what=unseen)
     if kind in _PATTERNS:
         text = text.removeprefix("@").removeprefix("$")
         text = re.sub(
@@ -92,7 +98,7 @@ def clean_handle(kind: str, raw: str) -> str:
     if kind == "iban":
         return _checked_iban(text)
     if len(text) > 80:
-        raise HandleError("at most 80 characters")
+        raise HandleError("handles.too_long", most=80)
     return text
 
 
@@ -106,28 +112,21 @@ def _checked_iban(text: str) -> str:
 
     compact = re.sub(r"[\s-]", "", text).upper()
     if not re.fullmatch(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}", compact):
-        raise HandleError(
-            "that is not an IBAN: two letters for the country, two check digits, then the "
-            "account number"
-        )
+        raise HandleError("handles.iban_shape")
     country = compact[:2]
     try:
         iban = IBAN(compact)
     except exceptions.InvalidCountryCode:
-        raise HandleError(f"that is not a valid IBAN: no country's IBAN starts {country}") from None
+        raise HandleError("handles.iban_country", country=country) from None
     except exceptions.InvalidLength:
         wanted = get_iban_spec(country).iban_length
         raise HandleError(
-            f"that is not a valid IBAN: an IBAN of {country} has {wanted} characters, this one "
-            f"has {len(compact)}"
+            "handles.iban_length", country=country, wanted=wanted, length=len(compact)
         ) from None
     except exceptions.InvalidStructure:
-        raise HandleError(
-            f"that is not a valid IBAN: its account number is not one of {country} (check "
-            "the letters and digits)"
-        ) from None
+        raise HandleError("handles.iban_structure", country=country) from None
     except exceptions.SchwiftyException:
-        raise HandleError("that is not a valid IBAN (check the digits)") from None
+        raise HandleError("handles.iban_digits") from None
     return str(iban.formatted)
 
 

@@ -12,7 +12,9 @@ from sqlalchemy import select
 from ..extensions import db
 from ..models import Edit, Game, Night, User
 from ..rules import format_money, get_variant
+from ..rules.errors import Said, say
 from ..rules.money import signed_money
+from .said_night import joined
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,37 +25,39 @@ class PlanMoved:
 
     since: datetime | None
     changes: tuple[tuple[str, int], ...]  # (name, how much their balance moved)
-    why: tuple[str, ...] = ()
+    why: tuple[Said, ...] = ()
     more_edits: int = 0
 
     def sentence(self, currency: str, where: str = "above") -> str:
+        return self.said(currency, where).english
+
+    def said(self, currency: str, where: str = "above") -> Said:
         """``where`` the transfers still to pay stand from this note: "above" (the chat
-        text and the PDF, which list them first) or "below" (the payout page)."""
-        what = "; ".join(self.why) or "the night's balances moved"
+        text and the PDF, which list them first), "below" (the payout page) or "on the
+        page" (a refusal)."""
+        what = joined(list(self.why)) or say("moved.balances")
         if self.more_edits:
-            what += f"; and {self.more_edits} more change{'s' if self.more_edits > 1 else ''}"
+            more = "moved.more_one" if self.more_edits == 1 else "moved.more"
+            what = say(
+                more, what=what, **({"count": self.more_edits} if self.more_edits > 1 else {})
+            )
+        place = say({"above": "moved.above", "below": "moved.below"}.get(where, "moved.on_page"))
         moved = ", ".join(f"{n} {signed_money(c, currency)}" for n, c in self.changes)
-        return (
-            f"The plan changed because {what}{f': {moved}' if moved else ''}. What was paid"
-            f" and carried stays as it was; what is still to pay is worked out again {where}."
-        )
+        if not moved:
+            return say("moved.note", what=what, where=place)
+        return say("moved.note_changes", what=what, changes=moved, where=place)
 
 
-#: The changes of a game that move its money, as the note words them.
-MOVING = {
-    "add": "{word} {n} of {game} was entered",
-    "edit": "{word} {n} of {game} was corrected",
-    "remove": "{word} {n} of {game} was removed",
-    "import": "{game} was imported",
-    "delete": "{game} was deleted",
-    "restore": "{game} was restored",
-}
+#: The changes of a game that move its money, as the note words them (rules/said_night.py).
+MOVING = {action: f"moved.{action}" for action in ("add", "edit", "remove", "import",
+                                                    "delete", "restore")}  # fmt: skip
+ROUNDS = ("add", "edit", "remove")  # the changes of one round, which the note numbers
 EDITS_NAMED = 3
 
 
 def edits_between(
     night: Night, since: datetime, until: datetime | None = None
-) -> tuple[list[str], int]:
+) -> tuple[list[Said], int]:
     """The night's game changes after ``since`` (and before ``until``) that move money,
     the latest ``EDITS_NAMED`` worded (oldest first), and how many more there were. A game
     whose title another of the night's games shares is told apart by its place
@@ -77,19 +81,23 @@ def edits_between(
     if until is not None:
         query = query.where(Edit.created_at <= until)
     worded = [
-        MOVING[action].format(
-            word=get_variant(variant).display.round_word, n=number, game=titles[game_id]
-        )
-        + f" by {email or 'a deleted account'}"
+        _edit(action, number, titles[game_id], variant, email)
         for action, number, game_id, variant, email in db.session.execute(query).all()
     ]
     latest = worded[-EDITS_NAMED:]
     return latest, len(worded) - len(latest)
 
 
-def carried_in_said(payer: str, payee: str, amount: int, source: Night, currency: str) -> str:
+def _edit(action: str, number: int | None, game: str, variant: str, email: str | None) -> Said:
+    who = email or say("moved.deleted_account")
+    if action not in ROUNDS:
+        return say(MOVING[action], game=game, who=who)
+    word = get_variant(variant).display.round_word
+    return say(MOVING[action], word=word, number=number or 0, game=game, who=who)
+
+
+def carried_in_said(payer: str, payee: str, amount: int, source: Night, currency: str) -> Said:
     """A debt carried into the night, as the note names it."""
-    return (
-        f"{payer}'s debt of {format_money(amount, currency)} to {payee} was carried in from "
-        f"{source.name} ({source.played_on.isoformat()})"
-    )
+    return say("moved.carried_in", payer=payer, payee=payee,
+               money=format_money(amount, currency), night=source.name,
+               day=source.played_on.isoformat())  # fmt: skip

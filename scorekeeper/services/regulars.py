@@ -31,8 +31,9 @@ from ..extensions import db, upsert
 from ..models import LedgerEntry, Night, PaymentHandle, Person, Regular, RegularMerge, User, utcnow
 from ..rules import name_key
 from ..rules.names import clean_name
-from .base import Conflict, Refused, commit_created, commit_plain, creating, transaction
+from .base import Conflict, commit_created, commit_plain, creating, transaction
 from .payments import HandleError, clean_handle
+from .said_night import refuse
 
 MAX_HANDLES = 6
 MAX_HOPS = 4  # merged_into_id is kept flat (one hop); more means a stored loop
@@ -235,12 +236,12 @@ def add_regular(owner: User, raw_name: str, *, submission: str | None = None) ->
         with creating(owner, submission):
             found = find_regular(owner.id, name) or _look_alike(owner.id, name)
             if found is not None:
-                raise Refused(f"{found.name} is already one of your regulars")
+                raise refuse("regulars.already", name=found.name)
             regular = Regular(owner_id=owner.id, name=name, name_key=name_key(name))
             db.session.add(regular)
             commit_created(owner, submission, "regular", regular)
     except Conflict:
-        raise Refused(f"{name} is already one of your regulars") from None
+        raise refuse("regulars.already", name=name) from None
     return regular
 
 
@@ -258,14 +259,10 @@ def rename_regular(regular: Regular, raw_name: str) -> None:
         )
     )
     if taken is not None:
-        raise Refused(f"{taken.name} is already one of your regulars: merge them instead")
+        raise refuse("regulars.already_merge", name=taken.name)
     alike = _look_alike(regular.owner_id, name, but=regular)
     if alike is not None:
-        raise Refused(
-            f"{name} looks like {alike.name}, one of your regulars (names that differ only "
-            "in capitals, accents or punctuation are one person): merge them instead, or "
-            "choose a name that tells them apart"
-        )
+        raise refuse("regulars.looks_like", name=name, alike=alike.name)
     regular.name = name
     regular.name_key = name_key(name)
     commit_plain()
@@ -288,14 +285,14 @@ def merge_regulars(keep: Regular, gone: Regular, *, user: User) -> RegularMerge:
     owner_id = keep.owner_id
     keep_id, gone_id = keep.id, gone.id
     if keep_id == gone_id or owner_id != gone.owner_id:
-        raise Refused("choose two different regulars")
+        raise refuse("regulars.two_different")
     lock_keeper(owner_id)
     fresh_keep, fresh_gone = _fresh(keep_id), _fresh(gone_id)
     assert fresh_keep is not None and fresh_gone is not None
     keep, gone = fresh_keep, fresh_gone
     for regular in (keep, gone):
         if regular.merged_into_id is not None:
-            raise Refused(f"{regular.name} was merged into another regular already: reload")
+            raise refuse("regulars.merged_already", name=regular.name)
     both = db.session.scalar(
         select(Night.name)
         .join(Person, Person.night_id == Night.id)
@@ -304,7 +301,7 @@ def merge_regulars(keep: Regular, gone: Regular, *, user: User) -> RegularMerge:
         .limit(1)
     )
     if both is not None:
-        raise Refused(f"{keep.name} and {gone.name} both played on {both}: they are two people")
+        raise refuse("regulars.both_played", keep=keep.name, gone=gone.name, night=both)
     moved: dict[str, list[int]] = {
         "people": list(db.session.scalars(select(Person.id).where(Person.regular_id == gone.id))),
         "regulars": list(
@@ -348,13 +345,13 @@ def undo_merge(merge_id: int, *, owner: User) -> RegularMerge:
     lock_keeper(owner.id)
     merge = db.session.get(RegularMerge, merge_id, populate_existing=True)
     if merge is None or merge.owner_id != owner.id:
-        raise Refused("That merge is not one of yours.")
+        raise refuse("regulars.not_your_merge")
     if merge.undone_at is not None:
         return merge
     kept, gone = _fresh(merge.kept_id), _fresh(merge.gone_id)
     assert kept is not None and gone is not None
     if kept.merged_into_id is not None:
-        raise Refused(f"{kept.name} was merged into another regular since: undo that first.")
+        raise refuse("regulars.merged_since", name=kept.name)
     moved = merge.moved
     db.session.execute(
         update(Person)
@@ -407,9 +404,9 @@ def set_handles(regular: Regular, handles: Sequence[tuple[str, str]]) -> None:
         try:
             cleaned.append((kind, clean_handle(kind, raw)))
         except HandleError as exc:
-            raise Refused(f"payment handle {i}: {exc}") from None
+            raise refuse("regulars.handle", number=i, why=exc.said) from None
     if len(cleaned) > MAX_HANDLES:
-        raise Refused(f"at most {MAX_HANDLES} ways to pay")
+        raise refuse("regulars.most_handles", most=MAX_HANDLES)
     regular.handles.clear()
     db.session.flush()
     for position, (kind, value) in enumerate(cleaned):

@@ -17,10 +17,11 @@ from ..extensions import db
 from ..metrics import PAYMENTS_RECORDED
 from ..models import LedgerEntry, Night, User, utcnow
 from ..rules import format_money
+from ..rules.errors import Said, say
 from ..rules.money import rounding_steps
 from ..rules.settings import MAX_MONEY_CENTS
 from . import ledger
-from .base import Conflict, Refused, transaction
+from .base import Conflict, transaction
 from .keepers import kept_by
 from .ledger import (
     CARRY,
@@ -32,6 +33,7 @@ from .ledger import (
     OpenTransfer,
     night_book,
 )
+from .said_night import refuse
 
 
 class AlreadyRecorded(Exception):
@@ -57,11 +59,7 @@ def room(night: Night, adding: int = 1) -> None:
     """Refused when ``adding`` entries would take the night's book past its bound."""
     most = ledger.MAX_ENTRIES_PER_NIGHT
     if ledger.entry_count(night.id) + adding > most:
-        raise Refused(
-            f"{night.name} holds {most:,} money entries already (payments, carries and "
-            "write-offs, undone ones too), the most one night keeps: nothing more can be "
-            "recorded on it. Settle the rest outside the app."
-        )
+        raise refuse("settle.full", night=night.name, most=most)
 
 
 def check_new(night: Night, submission: str | None) -> None:
@@ -114,13 +112,11 @@ def open_transfer(
     line = next((t for t in book.transfers if t.leg and t.leg.pair == (payer_id, payee_id)), None)
     if line is not None and line.stamp == plan and line.transfer.amount == seen:
         return line
-    moved = book.moved.sentence(book.currency, "on the page") if book.moved else ""
-    raise Refused(
-        "That transfer changed since the page was drawn "
-        + (f"(now: {line.sentence(book.currency)}): " if line else "(it is not to pay any more): ")
-        + "nothing was recorded. See the plan as it is now."
-        + (f" {moved}" if moved else "")
-    )
+    now = {"now": line.said(book.currency)} if line else {}
+    kind = "settle.stale" if line else "settle.gone"
+    if book.moved:
+        raise refuse(f"{kind}_moved", **now, moved=book.moved.said(book.currency, "on the page"))
+    raise refuse(kind, **now)
 
 
 @transaction
@@ -144,7 +140,7 @@ def settle_transfer(
     shows what is to pay now). A payment may confirm a player's claim (``claim_id``).
     Returns the transfer as it was and the amount recorded."""
     if kind not in (PAYMENT, WRITE_OFF):
-        raise Refused("Choose Mark paid or Write off.")
+        raise refuse("settle.choose_kind")
     lock_nights([night.id])
     check_new(night, submission)
     room(night)
@@ -154,13 +150,10 @@ def settle_transfer(
         _confirmable(book, line, claim_id)
     paid = seen if amount is None else amount
     if not 0 < paid <= seen:
-        raise Refused(
-            f"{line.transfer.payer} pays {line.transfer.payee} at most "
-            f"{format_money(seen, night.currency)} on this transfer: give an amount more than "
-            "0 and at most that (more than is owed goes through Record a payment)."
-        )
+        raise refuse("settle.at_most", payer=line.transfer.payer, payee=line.transfer.payee,
+                     money=format_money(seen, night.currency))  # fmt: skip
     if kind == WRITE_OFF and paid != seen:
-        raise Refused("A write-off forgives all that is left on the transfer.")
+        raise refuse("settle.write_off_all")
     add_entry(book, kind, payer_id, payee_id, paid, user_id=user.id, submission=submission,
          claim_id=claim_id)  # fmt: skip
     commit(night, submission)
@@ -173,15 +166,9 @@ def _confirmable(book: NightBook, line: OpenTransfer, claim_id: int) -> None:
     """A payment confirms a player's claim on this very transfer, still open and fresh."""
     claim = next((c for c in line.claims if c.entry.id == claim_id), None)
     if claim is None:
-        raise Refused(
-            "That claim is not open on this transfer any more (taken back, or confirmed "
-            "already): nothing was recorded. See the page as it is now."
-        )
+        raise refuse("settle.claim_gone")
     if not claim.fresh:
-        raise Refused(
-            f"{claim.sentence(book.currency)}. Mark the transfer paid as it is now, or "
-            "dismiss the claim."
-        )
+        raise refuse("settle.claim_stale", claim=claim.said(book.currency))
 
 
 @transaction
@@ -193,28 +180,24 @@ def record_payment(
     *,
     user: User,
     submission: str | None,
-) -> str:
+) -> Said:
     """Record any payment between two people of the night: a partial payment, cash, more
     than was owed (then the difference is owed back). Returns the sentence recorded."""
     lock_nights([night.id])
     check_new(night, submission)
     book = night_book(night)
     if payer_id not in book.names or payee_id not in book.names:
-        raise Refused("Choose who paid and who was paid from tonight's people.")
+        raise refuse("settle.choose_people")
     if payer_id == payee_id:
-        raise Refused(f"{book.names[payer_id]} cannot pay themselves: choose two people.")
+        raise refuse("settle.themselves", name=book.names[payer_id])
     if not 0 < amount <= MAX_MONEY_CENTS:
-        raise Refused(
-            f"The amount must be more than 0 and at most "
-            f"{format_money(MAX_MONEY_CENTS, night.currency)}."
-        )
+        raise refuse("settle.amount_range", money=format_money(MAX_MONEY_CENTS, night.currency))
     room(night)
     add_entry(book, PAYMENT, payer_id, payee_id, amount, user_id=user.id, submission=submission)
     commit(night, submission)
     PAYMENTS_RECORDED.inc()
-    return (
-        f"{book.names[payer_id]} paid {book.names[payee_id]} {format_money(amount, night.currency)}"
-    )
+    money = format_money(amount, night.currency)
+    return say("ledger.paid", payer=book.names[payer_id], payee=book.names[payee_id], money=money)
 
 
 @transaction
@@ -235,17 +218,14 @@ def carry_open(
     lock_nights([night.id, target.id])
     check_new(night, submission)
     if target.id == night.id or target.owner_id != night.owner_id or target.deleted_at:
-        raise Refused("Choose another of your nights to carry into.")
+        raise refuse("settle.choose_night")
     if target.currency != night.currency:
-        raise Refused(
-            f"{target.name} is settled in {target.currency}, this night in {night.currency}."
-        )
+        raise refuse("settle.other_currency", target=target.name,
+                     target_currency=target.currency, currency=night.currency)  # fmt: skip
     if not is_later(target, night):
-        raise Refused(
-            f"A debt is carried only forward: {target.name} ({target.played_on.isoformat()}) "
-            f"was played before {night.name} ({night.played_on.isoformat()}). Carry it into "
-            "a later night, or settle it here."
-        )
+        raise refuse("settle.forward_only", target=target.name,
+                     target_day=target.played_on.isoformat(), night=night.name,
+                     day=night.played_on.isoformat())  # fmt: skip
     book = night_book(night)
     lines = [t for t in book.transfers if t.leg is not None]
     if plan is not None and plan != book.plan.stamp:
@@ -253,17 +233,11 @@ def carry_open(
     if only is not None:
         lines = [t for t in lines if t.leg and (*t.leg.pair, t.leg.left) == only]
         if not lines:
-            raise Refused(
-                "That debt is no longer to pay on this night (paid, carried or changed "
-                "meanwhile): nothing was carried. Check what is still to pay and try again."
-            )
+            raise refuse("settle.debt_gone")
     if not lines and plan is not None and book.plan is not None and plan != book.plan.stamp:
-        raise Refused(
-            "The plan changed since the page was drawn: nothing was carried. Check what is "
-            "still to pay and try again."
-        )
+        raise refuse("settle.plan_changed")
     if not lines:
-        raise Refused("Nothing is left to pay, so nothing is carried.")
+        raise refuse("settle.nothing_left")
     room(night, len(lines))
     room(target, len(lines))
     for t in lines:
@@ -283,7 +257,7 @@ def undo_entry(night: Night, entry_id: int, *, user: User) -> EntryLine:
     finds it undone and changes nothing."""
     found = db.session.get(LedgerEntry, entry_id)
     if found is None or night.id not in (found.night_id, found.to_night_id):
-        raise Refused("That entry is not one of this night's.")
+        raise refuse("settle.not_an_entry")
     lock_nights([found.night_id, *([found.to_night_id] if found.to_night_id else [])])
     book = night_book(night)
     if found.kind == CLAIM:
@@ -301,7 +275,7 @@ def _undo_claim(book: NightBook, entry_id: int, user: User) -> EntryLine:
     kept. A confirmed claim stays: its payment is what the keeper undoes."""
     claim = next(c for c in book.claims if c.id == entry_id)
     if any(x.entry.claim_id == entry_id for x in book.payments):
-        raise Refused("That claim was confirmed: undo its payment instead.")
+        raise refuse("settle.claim_confirmed")
     if claim.undone_at is None:
         claim.undone_at = utcnow()
         claim.undone_by = user.id
@@ -313,7 +287,7 @@ def _undo_claim(book: NightBook, entry_id: int, user: User) -> EntryLine:
 @transaction
 def set_settle_unit(night: Night, unit: int) -> None:
     if unit not in rounding_steps(night.currency):
-        raise Refused("Choose how to round: exactly, or one of the steps offered.")
+        raise refuse("settle.choose_unit")
     lock_nights([night.id])
     night.settle_unit = unit
     commit(night, None)

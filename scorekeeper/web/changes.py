@@ -10,13 +10,16 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from flask import abort, flash, request
+from flask_babel import gettext
 
+from ..extensions import N_
 from ..forms import checked_whole
 from ..rules import RecordError
 from ..services import Conflict, Refused
+from .refusals import refusal_text
 
 T = TypeVar("T")
-RACE = "Something changed at the same moment: try again."
+RACE = N_("Something changed at the same moment: try again.")  # gettext(RACE) says it
 
 
 def attempt(change: Callable[[], T], done: Callable[[T], str]) -> tuple[bool, T | None]:
@@ -25,7 +28,7 @@ def attempt(change: Callable[[], T], done: Callable[[T], str]) -> tuple[bool, T 
     try:
         result = change()
     except (RecordError, Refused, Conflict) as exc:
-        flash(str(exc) or RACE, "error")
+        flash(refusal_text(exc) if str(exc) else gettext(RACE), "error")
         return False, None
     flash(done(result), "success")
     return True, result

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hmac
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.wrappers import Response
 
@@ -28,6 +29,7 @@ from ..rules.money import use_money_locale
 from ..services import claims, live, settle
 from .changes import RACE
 from .live import _limited, form_check
+from .refusals import refusal_text
 
 bp = Blueprint("claims", __name__)
 
@@ -71,7 +73,7 @@ def claim(token: str) -> Response | tuple[str, int]:
     night = _guarded(token)
     form = ClaimForm(meta={"csrf": False})
     if not form.validate():
-        return _said(token, night, "That transfer is not one the page offered: reload it.", 422)
+        return _said(token, night, _("That transfer is not one the page offered: reload it."), 422)
     payer, payee, seen = form.payer.number, form.payee.number, form.amount.number
     assert payer is not None and payee is not None and seen is not None  # validated
     try:
@@ -81,9 +83,9 @@ def claim(token: str) -> Response | tuple[str, int]:
     except settle.AlreadyRecorded:
         pass  # a double tap: the first one counted
     except services.Refused as exc:
-        return _said(token, night, str(exc), 409)
+        return _said(token, night, refusal_text(exc), 409)
     except services.Conflict:
-        return _said(token, night, RACE, 409)
+        return _said(token, night, _(RACE), 409)
     return _back(token)
 
 
@@ -95,7 +97,7 @@ def take_back(token: str, claim_id: int) -> Response | tuple[str, int]:
     try:
         claims.take_back(night, claim_id)
     except services.Refused as exc:
-        return _said(token, night, str(exc), 409)
+        return _said(token, night, refusal_text(exc), 409)
     except services.Conflict:
-        return _said(token, night, RACE, 409)
+        return _said(token, night, _(RACE), 409)
     return _back(token)

@@ -12,13 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from .. import services
+from ..extensions import N_
 from ..forms import KeeperForm, OneTimeForm
 from ..models import Night
 from ..services import keepers, live
+from .changes import RACE
 from .lan import reach
 from .qr import qr_data_url
 
@@ -62,7 +65,10 @@ def open_link(token: str) -> str | Response | tuple[str, int]:
             keepers.join(night, current_user)
         except keepers.Barred:  # removed while the question was open
             return _barred(night)
-        flash(f"You keep {night.name} with {night.owner.email} now.", "success")
+        flash(
+            _("You keep %(night)s with %(owner)s now.", night=night.name, owner=night.owner.email),
+            "success",
+        )
         return redirect(url_for("nights.show", night_id=night.id))
     return render_template("keepers/confirm.html", night=night, form=form)
 
@@ -86,9 +92,9 @@ def _back(night_id: int) -> Response:
 
 #: What the owner is told of a change of the keeper link.
 CHANGES = {
-    "open": "Keeper link made: whoever opens it and logs in keeps the night.",
-    "renew": "A new keeper link: the old one opens nothing any more.",
-    "off": "The keeper link is off: it opens nothing. Co-keepers stay.",
+    "open": N_("Keeper link made: whoever opens it and logs in keeps the night."),
+    "renew": N_("A new keeper link: the old one opens nothing any more."),
+    "off": N_("The keeper link is off: it opens nothing. Co-keepers stay."),
 }
 
 
@@ -108,11 +114,11 @@ def change_link(night_id: int, change: str) -> Response:
         else:
             (keepers.open_link if change == "open" else keepers.turn_off)(night.id)
     except services.AlreadyCreated:
-        flash("Renewed already (sent twice): the link below is the new one.", "info")
+        flash(_("Renewed already (sent twice): the link below is the new one."), "info")
     except services.Conflict:
-        flash("Something changed at the same moment: try again.", "error")
+        flash(_(RACE), "error")
     else:
-        flash(CHANGES[change], "info")
+        flash(_(CHANGES[change]), "info")
     return _back(night.id)
 
 
@@ -127,14 +133,20 @@ def remove(night_id: int, user_id: int) -> Response:
     found = {k.user_id: k.email for k in keepers.co_keepers(night.id)}
     link_off = KeeperForm().link_off.data
     if keepers.remove(night, user_id, link_off=link_off):
-        said = f"{found[user_id]} no longer keeps {night.name}."
-        said += " The keeper link will not let them back in until you tap Let back in."
+        said = _(
+            "%(email)s no longer keeps %(night)s. The keeper link will not let them back in "
+            "until you tap Let back in.", email=found[user_id], night=night.name,
+        )  # fmt: skip
         if link_off:
-            said += " The keeper link is off too: the other co-keepers stay; make a new"
-            said += " link for anyone still to join."
+            said = _(
+                "%(email)s no longer keeps %(night)s. The keeper link will not let them back "
+                "in until you tap Let back in. The keeper link is off too: the other "
+                "co-keepers stay; make a new link for anyone still to join.",
+                email=found[user_id], night=night.name,
+            )  # fmt: skip
         flash(said, "success")
     else:
-        flash("Removed already: they no longer keep this night.", "info")
+        flash(_("Removed already: they no longer keep this night."), "info")
     return _back(night.id)
 
 
@@ -147,9 +159,13 @@ def let_back(night_id: int, user_id: int) -> Response:
     found = {k.user_id: k.email for k in keepers.removed(night.id)}
     if keepers.let_back(night, user_id):
         flash(
-            f"{found[user_id]} may keep {night.name} again: they open the keeper link and confirm.",
+            _(
+                "%(email)s may keep %(night)s again: they open the keeper link and confirm.",
+                email=found[user_id],
+                night=night.name,
+            ),
             "success",
         )
     else:
-        flash("Let back in already: the keeper link lets them in.", "info")
+        flash(_("Let back in already: the keeper link lets them in."), "info")
     return _back(night.id)

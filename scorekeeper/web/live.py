@@ -53,12 +53,14 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import services
 from ..cache import DocumentCache
+from ..extensions import N_
 from ..forms import OneTimeForm, new_submission
 from ..metrics import LIVE_VIEWS
 from ..models import Game, LiveLink, Night
@@ -136,7 +138,7 @@ def _limiter() -> _Limiter:
 def _limited() -> None:
     """429 to a client that asked too often (counted by its address, never by the link)."""
     if not _limiter().allow(request.remote_addr or ""):
-        response = make_response("Too many requests from here: try again in a moment.", 429)
+        response = make_response(_("Too many requests from here: try again in a moment."), 429)
         response.headers["Retry-After"] = str(int(PER))
         abort(response)
 
@@ -156,7 +158,8 @@ def _tv() -> bool:
 def _etag(tag: str) -> str:
     """The page's ETag: the state it shows, the templates, the layout, and whether it is
     given a stream, and which, and the link's token (the page holds them: its forms post
-    to the link)."""
+    to the link). ``templates_version`` carries the language of the page's words: each
+    phone reads its own, and the page is kept rendered once per language."""
     stream = _stream()
     streamed = f"-s{hashlib.sha256(stream.encode()).hexdigest()[:6]}" if stream else ""
     token = (request.view_args or {}).get("token", "")
@@ -232,7 +235,7 @@ def _game(token: str) -> BaseResponse:
     if game.version != stamp.version:  # changed between the two queries: name what is shown
         etag = _etag(live.LinkStamp(stamp.link_id, game.id, game.version, game.created_at,
                                     stamp.night_name, stamp.locale).tag)  # fmt: skip
-    standings, _ = services.standings_at(game, stamp)  # the keeper's sheet's state cache
+    standings, _cached = services.standings_at(game, stamp)  # the keeper's sheet's state cache
     return _drawn(
         "live/game.html",
         etag,
@@ -363,7 +366,7 @@ def game_link(game_id: int) -> str | BaseResponse:
     return _keeper_page(
         link=live.link_in_force(game_id=game.id),
         title=game.title,
-        subject="this game",
+        subject=_("this game"),
         back=url_for("games.sheet", game_id=game.id),
         actions=_actions("game", game_id=game.id),
     )
@@ -379,7 +382,7 @@ def night_link(night_id: int) -> str | BaseResponse:
     return _keeper_page(
         link=live.link_in_force(night_id=night.id),
         title=night.name,
-        subject="this night",
+        subject=_("this night"),
         back=url_for("nights.show", night_id=night.id),
         actions=_actions("night", night_id=night.id),
     )
@@ -387,8 +390,8 @@ def night_link(night_id: int) -> str | BaseResponse:
 
 #: What the keeper is told of a change of a link in force.
 CHANGES = {
-    "renew": "A new link: the old one shows nothing any more.",
-    "off": "The live view is off: its link shows nothing.",
+    "renew": N_("A new link: the old one shows nothing any more."),
+    "off": N_("The live view is off: its link shows nothing."),
 }
 
 
@@ -409,12 +412,12 @@ def _changed(change: str, target: dict[str, Any]) -> BaseResponse:
     try:
         done(**target)
     except services.AlreadyCreated:
-        flash("Renewed already (sent twice): the link below is the new one.", "info")
+        flash(_("Renewed already (sent twice): the link below is the new one."), "info")
     except services.Conflict:
-        flash("Something changed at the same moment: try again.", "error")
+        flash(_("Something changed at the same moment: try again."), "error")
     else:
         if what:
-            flash(what, "info")
+            flash(_(what), "info")
     page = "live.game_link" if "game_id" in target else "live.night_link"
     return redirect(url_for(page, **target))
 

@@ -14,6 +14,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
@@ -33,13 +34,20 @@ from ..models import Game, Night, Person
 from ..reports import NightSummary, book_summary
 from ..reports.spreadsheets import night_csv
 from ..rules import RecordError, Standings
+from ..rules.errors import Said
 from ..rules.money import use_money_locale
 from ..services import ledger
 from ..services.regulars import regulars_of
+from . import night_words
+from .changes import RACE
 from .clock import local_today
 from .keepers import keepers_section
+from .refusals import refusal_text
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
+bp.add_app_template_global(night_words.said, "said")  # a service's sentence, in words
+bp.add_app_template_filter(night_words.day_long, "day_long")  # a night's date, written out
+bp.add_app_template_filter(night_words.day_short, "day_short")
 
 
 def night_or_404(night_id: int, *, deleted: bool = False, owner_only: bool = False) -> Night:
@@ -99,12 +107,12 @@ def new() -> str | Response | tuple[str, int]:
                 submission=form.submission.data,
             )
         except services.AlreadyCreated as done:
-            flash("That night was already started (sent twice): here it is, once.", "info")
+            flash(_("That night was already started (sent twice): here it is, once."), "info")
             return redirect(url_for("nights.show", night_id=done.target_id))
         except services.Conflict:
-            form.people.errors.append("Something changed at the same moment: try again.")
+            form.people.errors.append(_(RACE))
         except (RecordError, services.Refused) as exc:
-            form.people.errors.append(str(exc))
+            form.people.errors.append(refusal_text(exc))
         else:
             return redirect(url_for("nights.show", night_id=night.id))
     return render_template("nights/new.html", form=form), 422 if form.errors else 200
@@ -157,10 +165,10 @@ def add_person(night_id: int) -> str | Response | tuple[str, int]:
                 night, form.name.data, user=current_user, submission=form.submission.data
             )
         except services.AlreadyCreated:
-            flash("Already added (sent twice): on the list once.", "info")
+            flash(_("Already added (sent twice): on the list once."), "info")
             return redirect(url_for("nights.show", night_id=night_id))
         except (RecordError, services.Refused) as exc:
-            form.name.errors.append(str(exc))
+            form.name.errors.append(refusal_text(exc))
         else:
             return redirect(url_for("nights.show", night_id=night_id))
     night = night_or_404(night_id)
@@ -190,11 +198,14 @@ def rename_person(night_id: int, person_id: int) -> str | Response | tuple[str, 
             if person.name == " ".join(wanted.split()):
                 return _renamed(night_id, person)
             form.name.errors.append(
-                "A game of the night changed at the same moment, so nobody was renamed: try again."
+                _(
+                    "A game of the night changed at the same moment, so nobody was renamed: "
+                    "try again."
+                )
             )
             return render_template("nights/rename.html", night=night, person=person, form=form), 409
         except (RecordError, services.Refused) as exc:
-            form.name.errors.append(str(exc))
+            form.name.errors.append(refusal_text(exc))
         else:
             return _renamed(night_id, person)
     return render_template(
@@ -203,7 +214,7 @@ def rename_person(night_id: int, person_id: int) -> str | Response | tuple[str, 
 
 
 def _renamed(night_id: int, person: Person) -> Response:
-    flash(f"Renamed to {person.name} on every sheet of the night.", "success")
+    flash(_("Renamed to %(name)s on every sheet of the night.", name=person.name), "success")
     return redirect(url_for("nights.show", night_id=night_id))
 
 
@@ -214,9 +225,9 @@ def paper(night_id: int) -> Response:
     form = PaperForm()
     if form.validate_on_submit():
         services.set_paper(night, form.paper.data)
-        flash(f"Printing on {form.paper.data} paper.", "success")
+        flash(_("Printing on %(paper)s paper.", paper=form.paper.data), "success")
     else:
-        flash("Choose A4 or US Letter.", "error")
+        flash(_("Choose A4 or US Letter."), "error")
     return redirect(url_for("nights.show", night_id=night.id))
 
 
@@ -233,7 +244,10 @@ def delete(night_id: int) -> str | Response:
     if form.validate_on_submit():
         if night.deleted_at is None:  # a second tap finds it deleted already
             services.delete_night(night, user=current_user)
-        flash(f"{night.name} deleted. You can restore it from your list of nights.", "success")
+        flash(
+            _("%(night)s deleted. You can restore it from your list of nights.", night=night.name),
+            "success",
+        )
         return redirect(url_for("home.index"))
     return render_template("nights/delete.html", night=night, form=form, games=summaries(night))
 
@@ -244,10 +258,10 @@ def restore(night_id: int) -> Response:
     night = night_or_404(night_id, deleted=True, owner_only=True)
     if not DeleteNightForm().validate_on_submit():
         abort(400)
-    kept_back: list[str] = []
+    kept_back: list[Said] = []
     if night.deleted_at is not None:
         kept_back = services.restore_night(night, user=current_user)
-    flash(f"{night.name} restored.", "success")
+    flash(_("%(night)s restored.", night=night.name), "success")
     for sentence in kept_back:
-        flash(sentence, "info")
+        flash(night_words.said(sentence), "info")
     return redirect(url_for("nights.show", night_id=night_id))

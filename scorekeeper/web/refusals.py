@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..rules.errors import Param, RecordError, Said, english
+from .refusals_night import ENGINE_NIGHT
 from .refusals_play import PLAY
 
 ENGINE = {
@@ -44,6 +45,7 @@ ENGINE = {
     "names.too_long": _l(
         "%(what)s %(start)s... is too long (%(length)s characters, at most %(most)s)"
     ),
+    **ENGINE_NIGHT,  # the night's money sentences (web/refusals_night.py)
 }
 ENGINE.update(PLAY)  # the words around a game (web/refusals_play.py)
 
@@ -68,9 +70,10 @@ def _param(value: Param) -> str:
 def refusal_text(exc: Exception) -> str:
     """What a page shows of a refusal: an engine sentence in the reader's language (with
     its round, when it names one), else the exception's own text."""
-    if not isinstance(exc, RecordError) or exc.said is None:
+    said = getattr(exc, "said", None)  # a RecordError's, or a service's Refusal's
+    if not isinstance(said, Said):
         return str(exc)
-    sentence = said_text(exc.said)
-    if exc.round is None:
+    sentence = said_text(said)
+    if not isinstance(exc, RecordError) or exc.round is None:
         return sentence
     return _("round %(number)s: %(refusal)s", number=exc.round, refusal=sentence)

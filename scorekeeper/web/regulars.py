@@ -14,6 +14,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -86,17 +87,17 @@ def _named(table: Iterable[stats.RegularStats]) -> list[tuple[int, str]]:
 def add() -> Response:
     form = RegularForm()
     if not form.validate_on_submit():
-        flash("Give the regular's name (at most 40 characters).", "error")
+        flash(gettext("Give the regular's name (at most 40 characters)."), "error")
         return redirect(url_for("regulars.index"))
     try:
         _, regular = attempt(
             lambda: directory.add_regular(
                 current_user, form.name.data, submission=form.submission.data
             ),
-            lambda r: f"{r.name} added to your regulars." if r else "",
+            lambda r: gettext("%(name)s added to your regulars.", name=r.name) if r else "",
         )
     except AlreadyCreated as done:  # a double tap: the first one added them
-        flash("Already added (sent twice): one of your regulars once.", "info")
+        flash(gettext("Already added (sent twice): one of your regulars once."), "info")
         return redirect(url_for("regulars.show", regular_id=done.target_id))
     if regular is None:
         return redirect(url_for("regulars.index"))
@@ -109,12 +110,12 @@ def merge() -> Response:
     form = MergeForm()
     form.setup(_named(stats.all_stats(current_user.id).values()))
     if not form.validate_on_submit():
-        flash("Choose two of your regulars from the lists.", "error")
+        flash(gettext("Choose two of your regulars from the lists."), "error")
         return redirect(url_for("regulars.index"))
     keep, gone = (regular_or_404(int(f.data)) for f in (form.keep, form.gone))
     merged, _ = attempt(
         lambda: directory.merge_regulars(keep, gone, user=current_user),
-        lambda _: f"{gone.name} merged into {keep.name}.",
+        lambda _: gettext("%(gone)s merged into %(keep)s.", gone=gone.name, keep=keep.name),
     )
     if not merged:
         return redirect(url_for("regulars.index"))
@@ -129,7 +130,9 @@ def undo_merge(merge_id: int) -> Response:
         abort(404)
     attempt(
         lambda: directory.undo_merge(merge_id, owner=current_user),
-        lambda merge: f"Merge undone: {merge.gone.name} is a regular of their own again.",
+        lambda merge: gettext(
+            "Merge undone: %(name)s is a regular of their own again.", name=merge.gone.name
+        ),
     )
     return redirect(url_for("regulars.index"))
 
@@ -163,11 +166,11 @@ def rename(regular_id: int) -> Response:
     regular = regular_or_404(regular_id)
     form = RenameForm()
     if not form.validate_on_submit():
-        flash("Give the new name (at most 40 characters).", "error")
+        flash(gettext("Give the new name (at most 40 characters)."), "error")
         return redirect(url_for("regulars.show", regular_id=regular_id))
     attempt(
         lambda: directory.rename_regular(regular, form.name.data),
-        lambda _: "Renamed: games keep the names they were played with.",
+        lambda _: gettext("Renamed: games keep the names they were played with."),
     )
     return redirect(url_for("regulars.show", regular_id=regular_id))
 
@@ -178,9 +181,12 @@ def handles(regular_id: int) -> Response:
     regular = regular_or_404(regular_id)
     form = HandlesForm()
     if not form.validate_on_submit():
-        flash("Choose how to pay from the list, and at most 200 characters each.", "error")
+        flash(gettext("Choose how to pay from the list, and at most 200 characters each."), "error")
         return redirect(url_for("regulars.show", regular_id=regular_id))
-    attempt(lambda: directory.set_handles(regular, form.pairs()), lambda _: "Ways to pay saved.")
+    attempt(
+        lambda: directory.set_handles(regular, form.pairs()),
+        lambda _: gettext("Ways to pay saved."),
+    )
     return redirect(url_for("regulars.show", regular_id=regular_id))
 
 

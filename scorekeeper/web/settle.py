@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -29,10 +30,12 @@ from ..models import Night
 from ..reports import book_summary
 from ..reports.pdf import render_summary_text
 from ..rules import RecordError, format_money
-from ..rules.money import rounding_steps, step_label
+from ..rules.money import rounding_steps, step_said
 from ..services import ledger, settle
 from .changes import RACE, attempt
+from .night_words import day_short, said
 from .nights import night_or_404
+from .refusals import refusal_text
 
 bp = Blueprint("settle", __name__, url_prefix="/nights")
 
@@ -41,27 +44,33 @@ def _forms(night: Night, book: ledger.NightBook) -> dict[str, Any]:
     payment = PaymentForm(prefix="pay")
     payment.setup(book.parties, night.currency)
     carry = CarryForm(prefix="carry", plan=book.plan.stamp)
-    carry.debt.choices = options([("", "everything still to pay"), *_debts(book)])
+    carry.debt.choices = options([("", _("everything still to pay")), *_debts(book)])
     carry.target.choices = options(
         [
-            (str(t.id), f"{t.name} · {t.played_on.strftime('%d %b %Y')}")
+            (str(t.id), f"{t.name} · {day_short(t.played_on)}")
             for t in settle.later_nights(night, current_user)
         ]
     )
     step = StepForm(prefix="step", unit=str(night.settle_unit))
     step.unit.choices = options(
-        [(str(u), step_label(u, night.currency)) for u in rounding_steps(night.currency)]
+        [(str(u), said(step_said(u, night.currency))) for u in rounding_steps(night.currency)]
     )
     locale = LocaleForm(prefix="locale", locale=night.locale)
     locale.locale.choices = locale_choices()
     return {"payment": payment, "carry": carry, "step": step, "locale_form": locale}
 
 
+def _settling(step: int, currency: str) -> str:
+    if step <= 1:
+        return _("Settling exactly (no rounding).")
+    return _("Settling in steps of %(money)s.", money=format_money(step, currency))
+
+
 def _debts(book: ledger.NightBook) -> list[tuple[str, str]]:
     """Each open transfer as the carry form offers it alone: ``payer-payee-left``, the
     pair of regular ids and what the page showed left on it."""
     return [
-        (f"{t.key}-{t.transfer.amount}", t.sentence(book.currency))
+        (f"{t.key}-{t.transfer.amount}", said(t.said(book.currency)))
         for t in book.transfers
         if t.leg is not None
     ]
@@ -109,7 +118,7 @@ def _record(change: Any, done: Any, night_id: int) -> Response:
     try:
         attempt(change, done)
     except settle.AlreadyRecorded:
-        flash("Already recorded (sent twice): it counts once.", "info")
+        flash(_("Already recorded (sent twice): it counts once."), "info")
     return _done(night_id)
 
 
@@ -123,9 +132,9 @@ def mark(night_id: int) -> Response:
     form.currency = night.currency
     if not form.validate_on_submit():
         if form.paid.errors:
-            flash(f"Paid now: {form.paid.errors[0]}", "error")
+            flash(_("Paid now: %(error)s", error=form.paid.errors[0]), "error")
         else:
-            flash("That transfer is not one the page offered: see what is to pay now.", "error")
+            flash(_("That transfer is not one the page offered: see what is to pay now."), "error")
         return _done(night_id)
     kind = form.action.data
     payer, payee, seen = form.payer.number, form.payee.number, form.amount.number
@@ -144,16 +153,19 @@ def mark(night_id: int) -> Response:
 
 
 def _marked(night: Night, kind: str, line: ledger.OpenTransfer, paid: int) -> str:
+    sentence = said(line.said(night.currency))
     if kind == ledger.WRITE_OFF:
-        return f"{line.sentence(night.currency)}: written off."
+        return _("%(transfer)s: written off.", transfer=sentence)
     if paid == line.transfer.amount:
-        return f"{line.sentence(night.currency)}: marked paid."
+        return _("%(transfer)s: marked paid.", transfer=sentence)
     left = format_money(line.transfer.amount - paid, night.currency)
     drawn = line.leg.amount if line.leg else line.transfer.amount
-    return (
-        f"{line.transfer.payer} paid {line.transfer.payee} {format_money(paid, night.currency)}:"
-        f" {left} of {format_money(drawn, night.currency)} left."
-    )
+    return _(
+        "%(payer)s paid %(payee)s %(money)s: %(left)s of %(drawn)s left.",
+        payer=line.transfer.payer, payee=line.transfer.payee,
+        money=format_money(paid, night.currency), left=left,
+        drawn=format_money(drawn, night.currency),
+    )  # fmt: skip
 
 
 @bp.post("/<id:night_id>/payments")
@@ -167,22 +179,22 @@ def pay(night_id: int) -> str | Response | tuple[str, int]:
     if form.validate_on_submit() and form.amount.cents:
         payer, payee = form.ids()
         try:
-            said = settle.record_payment(
+            recorded = settle.record_payment(
                 night, payer, payee, form.amount.cents,
                 user=current_user, submission=form.submission.data,
             )  # fmt: skip
         except settle.AlreadyRecorded:
-            flash("Already recorded (sent twice): it counts once.", "info")
+            flash(_("Already recorded (sent twice): it counts once."), "info")
             return _done(night_id)
         except (services.Refused, RecordError) as exc:
-            form.amount.errors = [str(exc)]
+            form.amount.errors = [refusal_text(exc)]
         except services.Conflict:
-            form.amount.errors = [RACE]
+            form.amount.errors = [_(RACE)]
         else:
-            flash(f"Recorded: {said}.", "success")
+            flash(_("Recorded: %(payment)s.", payment=said(recorded)), "success")
             return _done(night_id)
     elif form.is_submitted() and not form.errors:
-        form.amount.errors = ["Give the amount paid."]
+        form.amount.errors = [_("Give the amount paid.")]
     night = night_or_404(night_id)
     return _page(night, payment=form), 422
 
@@ -198,8 +210,10 @@ def carry(night_id: int) -> Response:
     pair = _pair(form.debt.data or "")
     if not form.validate_on_submit() or pair is False:
         flash(
-            "A debt is carried only into a later night of yours in the same currency: "
-            "choose one from the list.",
+            _(
+                "A debt is carried only into a later night of yours in the same currency: "
+                "choose one from the list."
+            ),
             "error",
         )
         return _done(night_id)
@@ -213,8 +227,10 @@ def carry(night_id: int) -> Response:
             only=pair if isinstance(pair, tuple) else None,
             plan=form.plan.data or None,
         ),
-        lambda cents: (
-            f"{format_money(cents, night.currency)} still to pay carried into {target.name}."
+        lambda cents: _(
+            "%(money)s still to pay carried into %(night)s.",
+            money=format_money(cents, night.currency),
+            night=target.name,
         ),
         night_id,
     )
@@ -225,11 +241,11 @@ def carry(night_id: int) -> Response:
 def undo(night_id: int, entry_id: int) -> Response:
     night = night_or_404(night_id)
     if not FlaskForm().validate_on_submit():
-        flash("Send the form from the page.", "error")
+        flash(_("Send the form from the page."), "error")
         return _done(night_id)
     return _record(
         lambda: settle.undo_entry(night, entry_id, user=current_user),
-        lambda line: f"Undone: {line.sentence(night)}.",
+        lambda line: _("Undone: %(entry)s.", entry=said(line.said(night))),
         night_id,
     )
 
@@ -242,11 +258,11 @@ def unit(night_id: int) -> Response:
     steps = rounding_steps(night.currency)
     form.unit.choices = options([(str(u), str(u)) for u in steps])
     if not form.validate_on_submit():
-        flash("Choose how to round: exactly, or one of the steps offered.", "error")
+        flash(_("Choose how to round: exactly, or one of the steps offered."), "error")
         return _done(night_id)
     return _record(
         lambda: settle.set_settle_unit(night, int(form.unit.data)),
-        lambda _: f"Settling {step_label(night.settle_unit, night.currency)}.",
+        lambda _done: _settling(night.settle_unit, night.currency),
         night_id,
     )
 
@@ -258,10 +274,10 @@ def locale(night_id: int) -> Response:
     form = LocaleForm(prefix="locale")
     form.locale.choices = locale_choices()
     if not form.validate_on_submit():
-        flash("Choose how money is written from the list.", "error")
+        flash(_("Choose how money is written from the list."), "error")
         return _done(night_id)
     return _record(
         lambda: services.set_locale(night, form.locale.data),
-        lambda _: f"Money is written as in {locale_names()[night.locale]}.",
+        lambda _done: _("Money is written as in %(place)s.", place=locale_names()[night.locale]),
         night_id,
     )

@@ -91,8 +91,8 @@ def test_paid_and_carried_survive_the_last_game_finishing(page: Page, live_serve
     for payer in ("Bob", "Cy"):
         keeper.tap(transfer(page, f"{payer} pays Ann").get_by_role("button", name="Mark paid"))
         expect(page.locator("ul.ledger")).to_contain_text(f"{payer} paid Ann $2.00")
-    page.get_by_label("Carry it into").select_option(label="Saturday · 21 Nov 2026")
-    keeper.tap(keeper.button("Carry"))
+    page.get_by_label("Carry it into").select_option(label="Saturday · Nov 21, 2026")
+    keeper.tap(keeper.button("Carry forward"))
     expect(page.locator("ul.ledger")).to_contain_text(
         "Dee owed Ann $2.00: carried to Saturday (2026-11-21)"
     )

@@ -71,10 +71,10 @@ def test_a_game_corrected_draws_the_plan_again_over_what_is_left_and_says_so() -
 def test_a_payment_that_fits_no_transfer_draws_the_plan_again() -> None:
     # Ann pays Cy $1.00 in cash: no transfer of the plan goes from Ann to Cy.
     plan = keep_plan(NIGHT, [paid(ANN, CY, 100)], rank)
-    assert plan.redrawn is not None and plan.redrawn.misfit == "not one of its transfers"
+    assert plan.redrawn is not None and plan.redrawn.misfit.english == "not one of its transfers"
     assert plan.balances == {ANN: 325, BOB: 450, CY: -525, DEE: -250}
     over = keep_plan(NIGHT, [paid(DEE, BOB, 100)], rank)  # 1.00 of the 0.25 left
-    assert over.redrawn is not None and over.redrawn.misfit == "more than was left on it"
+    assert over.redrawn is not None and over.redrawn.misfit.english == "more than was left on it"
 
 
 def test_a_write_off_forgives_at_most_what_is_owed_now() -> None:

@@ -93,7 +93,7 @@ def test_signing_up_by_the_link_comes_back_to_it_and_confirming_twice_adds_one(a
     # with log in and sign up, each coming back to the link.
     first = phone.get(link)
     assert first.status_code == 200
-    assert "owner@example.com invites you to keep Friday Friday 20 November 2026" in (
+    assert "owner@example.com invites you to keep Friday Friday, November 20, 2026" in (
         text_of(first)
     )
     invite = first.get_data(as_text=True)
@@ -121,7 +121,7 @@ def test_signing_up_by_the_link_comes_back_to_it_and_confirming_twice_adds_one(a
         done = phone.post(link, data=hidden)
         assert done.status_code == 302 and done.headers["Location"] == f"/nights/{night}"
     assert count(app, CoKeeper) == 1
-    assert "Friday Fri 20 Nov 2026 · kept with owner@example.com" in text_of(phone.get("/"))
+    assert "Friday Nov 20, 2026 · kept with owner@example.com" in text_of(phone.get("/"))
     assert "kept with owner@example.com" in text_of(co.client.get(f"/nights/{night}"))
     # The owner's page lists Carol; the owner opening the link just goes to the night.
     assert CO in text_of(client.get(f"/nights/{night}"))

@@ -296,6 +296,8 @@ def test_a_save_sends_each_phone_its_new_page_in_its_own_language(
     assert asked.headers["ETag"] == de["etag"]
     assert _main(de["page"]) == _main(asked.get_data(as_text=True))
     assert "<title>" in de["page"]
+    assert "Tischregeln" in de["page"] and "Table rules" not in de["page"]  # German words
+    assert "Table rules" in en["page"]
     again = german.get(f"/live/{token}", headers={**GERMAN, "If-None-Match": de["etag"]})
     assert again.status_code == 304
     assert _main(en["page"]) == _main(english.get(f"/live/{token}").get_data(as_text=True))
