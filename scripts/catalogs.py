@@ -27,10 +27,11 @@ TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 #: The languages with a catalog (English is the source: it has none).
 LANGUAGES = ("es", "de", "fr", "pt_BR", "hi")
 #: What marks a sentence: Babel's defaults (gettext, ngettext, _, N_...), Flask-Babel's
-#: lazy_gettext (imported as _l), and script_words.counted (one, many) for the scripts.
+#: lazy_gettext (imported as _l), lazy_pgettext (as _lp: a word with a context, "Deals"
+#: counted vs who deals), and script_words.counted (one, many) for the scripts.
 KEYWORDS = {
     "_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "_l": None,
-    "lazy_gettext": None, "counted": (1, 2),
+    "lazy_gettext": None, "counted": (1, 2), "_lp": ((1, "c"), 2), "pgettext": ((1, "c"), 2),
 }  # fmt: skip
 SKIP = ("scorekeeper/migrations/",)
 

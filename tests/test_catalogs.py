@@ -43,10 +43,10 @@ def problems(template: Catalog, catalog: Catalog) -> list[str]:
     """Everything that keeps ``catalog`` from saying what ``template`` (the extracted
     English) holds."""
     found: list[str] = []
-    wanted = {m.id for m in template if m.id}
-    have = {m.id for m in catalog if m.id}
-    found += [f"missing: {mid!r}" for mid in sorted(wanted - have, key=str)]
-    found += [f"not in the package: {mid!r}" for mid in sorted(have - wanted, key=str)]
+    wanted = {(m.context, m.id) for m in template if m.id}
+    have = {(m.context, m.id) for m in catalog if m.id}
+    found += [f"missing: {mid!r}" for _, mid in sorted(wanted - have, key=str)]
+    found += [f"not in the package: {mid!r}" for _, mid in sorted(have - wanted, key=str)]
     for message in catalog:
         if not message.id:
             continue
@@ -82,8 +82,12 @@ def test_every_catalog_is_complete_and_translated(template: Catalog, language: s
 def test_every_catalog_is_compiled(language: str) -> None:
     """The committed messages.mo holds the catalog's sentences (scripts/i18n compile)."""
     with open(catalogs.po_path(language).with_suffix(".mo"), "rb") as fh:
-        shipped = {key(m.id): key(m.string) for m in read_mo(fh) if m.id}
-    written = {key(m.id): key(m.string) for m in catalogs.read(language) if m.id and not m.fuzzy}
+        shipped = {(m.context, key(m.id)): key(m.string) for m in read_mo(fh) if m.id}
+    written = {
+        (m.context, key(m.id)): key(m.string)
+        for m in catalogs.read(language)
+        if m.id and not m.fuzzy
+    }  # a word with a context ("Deals": how many, or who deals) is a sentence of its own
     assert shipped == written
 
 

@@ -10,20 +10,39 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
-from typing import ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
-from .cards import RANK_NAMES
+from .errors import Said, say
 from .money import format_money
+from .said_play import WORD_FORMS
 from .settings import Settings
 from .state import Event, NextRound, PlayerStanding, RoundResult
+
+#: Words on a page: a sentence in the reader's language, or text as it is (a name, money).
+Words: TypeAlias = "str | Said"
+Rows: TypeAlias = "list[tuple[Words, list[str]]]"  # labelled rows of one value a player
+
+
+def in_english(words: Words) -> str:
+    return words.english if isinstance(words, Said) else words
 
 
 @dataclass(frozen=True, slots=True)
 class Fact:
-    """A labelled fact: ``Fact("Max score", "100")``."""
+    """A labelled fact: ``Fact(say("fact.max_score"), "100")``; ``label`` and ``value``
+    are its English (the printed sheets, the API), ``label_words`` and ``value_words``
+    what a page says in its reader's language."""
 
-    label: str
-    value: str
+    label_words: Words
+    value_words: Words
+
+    @property
+    def label(self) -> str:
+        return in_english(self.label_words)
+
+    @property
+    def value(self) -> str:
+        return in_english(self.value_words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +60,21 @@ def ordinal(n: int) -> str:
 
 
 def pot_split_text(split: tuple[int, ...]) -> str:
+    return pot_split_said(split).english
+
+
+def pot_split_said(split: tuple[int, ...]) -> Said:
+    """The pot's split in words: "winner takes all", "1st 60% / 2nd 40%"."""
     if tuple(split) == (100,):
-        return "winner takes all"
-    return " / ".join(f"{ordinal(i)} {pct}%" for i, pct in enumerate(split, 1))
+        return say("pot.winner_takes_all")
+    places = [
+        (f"pot.place.{i}", {}) if i <= 3 else ("pot.place", {"place": i}) for i in range(1, 21)
+    ]
+    shares = [say(p, percent=f"{pct}%", **kw) for (p, kw), pct in zip(places, split, strict=False)]
+    said = shares[-1]
+    for share in reversed(shares[:-1]):
+        said = say("pot.then", first=share, rest=said)
+    return said
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,9 +218,14 @@ def rebuy_reached(rnd: RoundResult, player: str) -> int | None:
 
 
 def legend(
-    rounds: tuple[RoundResult, ...], settings: Settings, *, went_out_note: str = ""
+    rounds: tuple[RoundResult, ...],
+    settings: Settings,
+    *,
+    went_out_note: str = "",
+    went_out: Said | None = None,
 ) -> list[Fact]:
-    """The marks used on a sheet, with their meanings: the legend under the grid."""
+    """The marks used on a sheet, with their meanings (sentences): the legend under the
+    grid. ``went_out``: going out's (``went_out_said``), else English + ``went_out_note``."""
     used = {
         m.mark.kind
         for r in rounds
@@ -197,7 +233,9 @@ def legend(
         for m in cell_marks(r, name, settings.currency)
     }
     money: Callable[[int], str] = lambda cents: format_money(cents, settings.currency)  # noqa: E731
-    facts = [Fact(MARKS["went_out"].symbol, MARKS["went_out"].meaning + went_out_note)]
+    out: Words = went_out or (MARKS["went_out"].meaning + went_out_note if went_out_note else "")
+    out = out or say("mark.went_out")
+    facts = [Fact(MARKS["went_out"].symbol, out)]
     for kind in (
         "going_rummy",
         "rebuy",
@@ -211,13 +249,18 @@ def legend(
         mark = MARKS[kind]
         if mark.kind not in used:
             continue
-        meaning = mark.meaning.format(
-            for_buy_in=f" for {money(settings.buy_in)}" if settings.buy_in else "",
-            per_round=money(settings.per_round),
-        )
         symbol = mark.symbol + {"contract": "n", "deadwood": "(n)"}.get(kind, "")
-        facts.append(Fact(symbol, meaning))
+        facts.append(Fact(symbol, _meaning(kind, settings, money)))
     return facts
+
+
+def _meaning(kind: str, settings: Settings, money: Callable[[int], str]) -> Said:
+    """A mark's line in the legend (its English is ``MARKS[kind].meaning``)."""
+    if kind in {"rebuy", "rejoin"} and settings.buy_in:
+        return say(f"mark.{kind}.for", buy_in=money(settings.buy_in))
+    if kind == "dime":
+        return say("mark.dime", per_round=money(settings.per_round))
+    return say(f"mark.{kind}")
 
 
 _POOL_MARKS = (
@@ -228,6 +271,8 @@ _POOL_MARKS = (
 class Shown(Protocol):
     """What a display reads of its game (a :class:`~.variant.Variant` is one)."""
 
+    @property
+    def name(self) -> str: ...
     @property
     def title(self) -> str: ...
     @property
@@ -241,7 +286,7 @@ V = TypeVar("V", bound=Shown)
 
 
 def pot_fact(settings: Settings) -> Fact:
-    return Fact("Pot", pot_split_text(settings.pot_split))
+    return Fact(say("fact.pot"), pot_split_said(settings.pot_split))
 
 
 class GameDisplay(Generic[V]):
@@ -268,12 +313,22 @@ class GameDisplay(Generic[V]):
     help_rules: ClassVar[tuple[str, ...]] = ()
     setup_hint: ClassVar[str] = ""
 
+    def round_said(self, form: str = "one") -> Said:
+        """The game's word for a round as a sentence's word: ``form`` is one of
+        ``said_play.WORD_FORMS`` ("round", "rounds", "Round")."""
+        if form not in WORD_FORMS:
+            raise ValueError(f"a round's word has no form {form!r}")
+        return say(f"word.{self.round_word}.{form}")
+
     def warnings(self, players: int, settings: Settings) -> list[str]:
+        return [in_english(w) for w in self.warnings_said(players, settings)]
+
+    def warnings_said(self, players: int, settings: Settings) -> list[Words]:
+        """What the rules advise against for these seats and settings (the new-game page)."""
         low, high = self.variant.players_advised
         if not low <= players <= high:
-            return [
-                f"{self.variant.title} is best with {low} to {high} players; you have {players}."
-            ]
+            title = say(f"variant.{self.variant.name}.title")
+            return [say("warn.players", game=title, low=low, high=high, players=players)]
         return []
 
     # -- what the pages and the printed sheets show ------------------------------------
@@ -290,33 +345,57 @@ class GameDisplay(Generic[V]):
         if not settings.buy_in:
             return []
         cur = settings.currency
-        return [Fact("Buy-in", format_money(settings.buy_in, cur)), pot_fact(settings)]
+        return [Fact(say("fact.buy_in"), format_money(settings.buy_in, cur)), pot_fact(settings)]
 
     def play_rules(self, settings: Settings, players: int) -> list[Fact]:
-        return [Fact("Cards", f"{self.variant.cards_per_player(1, players, settings)} each")]
+        cards = self.variant.cards_per_player(1, players, settings)
+        return [Fact(say("fact.cards"), say("fact.cards_each", count=cards))]
 
     def _deck(self, settings: Settings, players: int) -> Fact:
-        return Fact("Deck", str(self.variant.deck_advice(players, settings)))
+        advice = self.variant.deck_advice(players, settings)
+        said = getattr(advice, "said", None)
+        return Fact(say("fact.deck"), said if isinstance(said, Said) else str(advice))
 
     def wild_text(self, number: int) -> str:
         """What is wild in round ``number``, in words ("sevens, jokers, deuces"), or ""."""
-        names = {"2": "deuces", "JK": "jokers"}
-        return ", ".join(
-            names.get(w, RANK_NAMES.get(w, w).lower())
-            for w in (self.variant.wild(number) or [])[::-1]
-        )
+        said = self.wild_said(number)
+        return said.english if said is not None else ""
+
+    def wild_said(self, number: int) -> Said | None:
+        """What is wild in round ``number`` as a sentence ("sevens, jokers, deuces")."""
+        wilds = [say(f"wild.{w}") for w in (self.variant.wild(number) or [])[::-1]]
+        if not wilds:
+            return None
+        said = wilds[-1]
+        for wild in reversed(wilds[:-1]):
+            said = say("wild.and", first=wild, rest=said)
+        return said
 
     def banner(self, nr: NextRound, settings: Settings) -> list[str]:
         """The round ahead in a few words: "Round 9", "Jacks wild", "11 cards", "×2"."""
-        parts = [f"{self.round_word.capitalize()} {nr.number}", f"{nr.cards_per_player} cards"]
+        return [in_english(part) for part in self.banner_said(nr, settings)]
+
+    def banner_said(self, nr: NextRound, settings: Settings) -> list[Words]:
+        """The banner's parts as a page says them in its reader's language."""
+        parts: list[Words] = [
+            say("banner.numbered", word=self.round_said("head"), number=nr.number),
+            say("banner.cards", count=nr.cards_per_player),
+        ]
         if nr.multiplier > 1:
             parts.append(f"×{nr.multiplier}")
         return parts
 
     def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
         """Lines under the banner: what is wild, what to do after the deal."""
-        wild = self.wild_text(nr.number)
-        return [f"Wild: {wild}"] if wild else []
+        return [in_english(note) for note in self.banner_notes_said(nr, settings)]
+
+    def banner_notes_said(self, nr: NextRound, settings: Settings) -> list[Words]:
+        wild = self.wild_said(nr.number)
+        return [say("banner.wild", wilds=wild)] if wild else []
+
+    def went_out_said(self, settings: Settings) -> Said:
+        """The legend's line for going out (Gin: knocked; Texas: takes the dime)."""
+        return say("mark.went_out")
 
     def contract_choice(self, contract: int) -> str | None:
         """The round form's words for laying down a player's contract (Dummy), or None."""
@@ -327,6 +406,28 @@ class GameDisplay(Generic[V]):
         if player.dropped_round is not None and not player.in_contention:
             return f"dropped out in {self.round_word} {player.dropped_round}"
         return ""
+
+    @property
+    def setup_hint_said(self) -> Said | None:
+        """The new-game page's hint (``setup_hint``) as a sentence."""
+        return say(f"hint.{self.variant.name}") if self.setup_hint else None
+
+    # What a page says in its reader's language of ``split_labels``, ``out_word``,
+    # ``head_note``, ``figures`` and ``tally`` (their English stays the printed sheets').
+    def split_said(self, kind: str) -> Said:
+        return say(f"split.{kind}")
+
+    def out_said(self) -> Said:
+        return say(f"out.{self.out_word}")
+
+    def head_note_said(self, player: PlayerStanding) -> Words:
+        return self.head_note(player)
+
+    def figures_said(self, players: Sequence[PlayerStanding], settings: Settings) -> Rows:
+        return list(self.figures(players, settings))
+
+    def tally_said(self, *args: Any, **kwargs: Any) -> Rows:
+        return list(self.tally(*args, **kwargs))
 
     #: How the pot table says a player is no longer in the game.
     out_word: ClassVar[str] = "dropped"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from .said_night import ENGLISH_NIGHT
+from .said_play import PLAY
 
 #: The engine's sentences in English, by message id; ``{name}`` is a parameter. Every id
 #: has its translation in the web layer's catalog (web/refusals.py, the same placeholders:
@@ -43,6 +44,7 @@ ENGLISH: dict[str, str] = {
     "names.too_long": "{what} {start}... is too long ({length} characters, at most {most})",
     **ENGLISH_NIGHT,  # the night's money sentences (rules/said_night.py)
 }
+ENGLISH.update(PLAY)  # the words around a game (rules/said_play.py)
 
 #: What a sentence's parameter may be: text shown as it is (a setting's key, a name as
 #: typed), a whole number, a list of whole numbers ("1, 2 or 3"), or a sentence itself.

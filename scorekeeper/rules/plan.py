@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import RecordError
+from .errors import RecordError, say
 from .names import name_key
 from .questions import (
     Answers,
@@ -78,7 +78,7 @@ def propose(
             raw = {**raw, "joins": list(waiting)}
         return AddRound(_parsed(before, raw, number))
     if not 1 <= number <= len(base.rounds):
-        raise RecordError(f"there is no round {number} to edit", round=number)
+        raise RecordError(say("plan.no_round", number=number), round=number)
     # The joins stay as recorded, with where each newcomer sat.
     stored = base.rounds[number - 1].to_json()
     raw = {**raw, "joins": stored.get("joins", [])}
@@ -333,9 +333,9 @@ def unanswered(open_: Open) -> RecordError:
         if isinstance(question, LaterHandsNeeded):
             first = question.hands[0]
             return RecordError(
-                f"no hand given for {first.name}",
+                say("round.no_hand", player=first.name),
                 round=first.round,
                 player=first.name,
                 field="hands",
             )
-    return RecordError("the change needs an answer from the keeper", round=None)
+    return RecordError(say("plan.needs_answer"), round=None)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .errors import RecordError
+from .errors import RecordError, say
 from .money import Entry
 from .names import name_key
 from .record import GameRecord
@@ -207,7 +207,7 @@ def _resumed(standings: Standings) -> GameState:
 def _check_length(record: GameRecord) -> None:
     if len(record.rounds) > MAX_ROUNDS:
         raise RecordError(
-            f"a game holds at most {MAX_ROUNDS} rounds: start a new game to play on",
+            say("game.too_many_rounds", most=MAX_ROUNDS),
             round=MAX_ROUNDS + 1,
         )
 
@@ -219,8 +219,7 @@ def _fold(record: GameRecord, variant: Variant, state: GameState, rounds: Sequen
     for number, rnd in enumerate(rounds, first):
         if state.finished:
             raise RecordError(
-                f"the game already ended after round {number - 1}; a finished game takes "
-                "no more rounds",
+                say("game.already_ended", number=number - 1),
                 round=number,
             )
         state.pending_events = []
@@ -279,7 +278,7 @@ def _went_out(state: GameState, variant: Variant, rnd: Round, number: int) -> st
     if rnd.went_out is None:
         if not variant.nobody_out_allowed:
             raise RecordError(
-                f"someone must go out in {variant.title}: give went_out",
+                say("round.must_go_out", game=say(f"variant.{variant.name}.title")),
                 round=number,
                 field="went_out",
             )
@@ -287,7 +286,7 @@ def _went_out(state: GameState, variant: Variant, rnd: Round, number: int) -> st
     p = state.player(rnd.went_out)
     if p is None or not p.in_contention:
         raise RecordError(
-            f"{rnd.went_out} went out but is not in the game",
+            say("round.out_not_in_game", player=rnd.went_out),
             round=number,
             player=rnd.went_out,
             field="went_out",
@@ -303,21 +302,21 @@ def _hands(
         p = state.player(raw_name)
         if p is None:
             raise RecordError(
-                f"a hand is given for {raw_name}, who is not a player in this game",
+                say("round.hand_not_player", player=raw_name),
                 round=number,
                 player=raw_name,
                 field="hands",
             )
         if not p.in_contention:
             raise RecordError(
-                f"a hand is given for {p.name}, who dropped out in round {p.dropped_round}",
+                say("round.hand_dropped", player=p.name, number=str(p.dropped_round)),
                 round=number,
                 player=p.name,
                 field="hands",
             )
         if p.name == went_out and not variant.out_has_hand:
             raise RecordError(
-                f"{p.name} went out, so no hand is given for {p.name}",
+                say("round.hand_went_out", player=p.name),
                 round=number,
                 player=p.name,
                 field="hands",
@@ -331,7 +330,7 @@ def _hands(
             continue
         if p.name not in given:
             raise RecordError(
-                f"no hand given for {p.name}", round=number, player=p.name, field="hands"
+                say("round.no_hand", player=p.name), round=number, player=p.name, field="hands"
             )
         ordered[p.name] = given[p.name]
     return ordered

@@ -4,12 +4,12 @@ of another game); the replay checks the rest."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import MAX_CARDS_IN_HAND, RANKS, normalise_code, parse_flipped_card
-from .errors import RecordError
+from .errors import RecordError, Said, say
 from .names import clean_name, name_key
 
 MIN_PLAYERS = 2
@@ -142,15 +142,14 @@ def parse_hand(
     if isinstance(raw, int):
         if raw < 0:
             raise RecordError(
-                f"{player}'s hand must be 0 points or more (got {raw})",
+                say("hand.negative", player=player, value=raw),
                 round=number,
                 player=player,
                 field="hands",
             )
         if raw > MAX_HAND_POINTS:
             raise RecordError(
-                f"{player}'s hand of {raw} points is more than any hand can hold "
-                f"(at most {MAX_HAND_POINTS})",
+                say("hand.too_many_points", player=player, value=raw, most=MAX_HAND_POINTS),
                 round=number,
                 player=player,
                 field="hands",
@@ -159,7 +158,7 @@ def parse_hand(
     if isinstance(raw, list):
         if len(raw) > MAX_CARDS_IN_HAND:
             raise RecordError(
-                f"{player}'s hand lists {len(raw)} cards (at most {MAX_CARDS_IN_HAND})",
+                say("hand.too_many_cards", player=player, count=len(raw), most=MAX_CARDS_IN_HAND),
                 round=number,
                 player=player,
                 field="hands",
@@ -169,22 +168,26 @@ def parse_hand(
             card = normalise_code(code) if isinstance(code, str) else None
             if card not in card_codes:
                 raise RecordError(
-                    f"{player}'s hand has an unknown card {code!r} "
-                    f"(use {' '.join(sorted(card_codes, key=_card_order))})",
+                    say(
+                        "hand.unknown_card",
+                        player=player,
+                        card=repr(code),
+                        cards=" ".join(sorted(card_codes, key=_card_order)),
+                    ),
                     round=number,
                     player=player,
                     field="hands",
                 )
             cards.append(card)
         return tuple(cards)
-    marked = f", or one of {', '.join(sorted(markers))}" if markers else ""
-    raise RecordError(
-        f"{player}'s hand must be a whole number of points or a list of cards{marked} "
-        f"(got {raw!r})",
-        round=number,
-        player=player,
-        field="hands",
-    )
+    raise RecordError(_not_a_hand(player, raw, markers), round=number, player=player, field="hands")
+
+
+def _not_a_hand(player: str, raw: Any, markers: Collection[str]) -> Said:
+    if markers:
+        shown = ", ".join(sorted(markers))
+        return say("hand.not_a_hand_or_marker", player=player, markers=shown, value=repr(raw))
+    return say("hand.not_a_hand", player=player, value=repr(raw))
 
 
 def _card_order(code: str) -> int:
@@ -194,11 +197,11 @@ def _card_order(code: str) -> int:
 
 def _names(raw: Any, *, number: int, key: str) -> tuple[str, ...]:
     if not isinstance(raw, list):
-        raise RecordError(f"{key} must be a list of names", round=number, field=key)
+        raise RecordError(say("record.names_list", key=key), round=number, field=key)
     names = tuple(clean_name(n, what=f"a name in {key}") for n in raw)
     keys = [name_key(n) for n in names]
     if len(set(keys)) != len(keys):
-        raise RecordError(f"{key} names someone twice", round=number, field=key)
+        raise RecordError(say("record.names_twice", key=key), round=number, field=key)
     return names
 
 
@@ -209,25 +212,26 @@ def parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[st
     except RecordError as exc:
         if exc.round is not None:
             raise
-        raise RecordError(exc.detail, round=number, player=exc.player, field=exc.field) from None
+        said = exc.said or exc.detail  # the sentence's id and parameters, kept
+        raise RecordError(said, round=number, player=exc.player, field=exc.field) from None
 
 
 def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[str]) -> Round:
     if not isinstance(raw, Mapping):
-        raise RecordError("a round must be an object with went_out and hands", round=number)
+        raise RecordError(say("record.round_object"), round=number)
     unknown = set(raw) - _ROUND_KEYS
     if unknown:
-        raise RecordError(f"unknown key {sorted(unknown)[0]!r}", round=number)
+        raise RecordError(say("record.unknown_key", key=repr(sorted(unknown)[0])), round=number)
     for key, owner in _VARIANT_ROUND_KEYS.items():
         if key in raw and variant not in owner.split(" or ") and raw[key] not in (None, [], False):
             raise RecordError(
-                f"{key} is only recorded in {owner}, not in {variant}", round=number, field=key
+                say("record.key_of", key=key, owner=owner, variant=variant), round=number, field=key
             )
     if "split" in raw:
         return _parse_split(raw, number=number)
     if "went_out" not in raw:
         raise RecordError(
-            "went_out is missing: give the player who went out, or null if nobody did",
+            say("record.went_out_missing"),
             round=number,
             field="went_out",
         )
@@ -238,11 +242,9 @@ def _parse_round(raw: Any, *, number: int, variant: str, card_codes: frozenset[s
     wild = _parse_wild(raw.get("wild"), number=number, variant=variant)
     going_rummy = raw.get("going_rummy", False)
     if not isinstance(going_rummy, bool):
-        raise RecordError("going_rummy must be true or false", round=number, field="going_rummy")
+        raise RecordError(say("record.going_rummy_flag"), round=number, field="going_rummy")
     if going_rummy and went_out is None:
-        raise RecordError(
-            "going_rummy needs the player who went out", round=number, field="going_rummy"
-        )
+        raise RecordError(say("record.going_rummy_out"), round=number, field="going_rummy")
     contracts = _names(raw.get("contracts", []), number=number, key="contracts")
     drops = _names(raw.get("drops", []), number=number, key="drops")
     joins, seated_after = parse_joins(raw.get("joins", []), number=number)
@@ -267,15 +269,13 @@ def _parse_hands(
 ) -> dict[str, Hand]:
     """``hands``: each player's hand, once (Pool: a hand may be a marker)."""
     if not isinstance(hands_raw, Mapping):
-        raise RecordError(
-            "hands must be an object of player names and hands", round=number, field="hands"
-        )
+        raise RecordError(say("record.hands_object"), round=number, field="hands")
     hands: dict[str, Hand] = {}
     seen: set[str] = set()
     for player, hand in hands_raw.items():
         player = clean_name(player, what="a name in hands")
         if name_key(player) in seen:
-            raise RecordError(f"two hands are given for {player}", round=number, player=player)
+            raise RecordError(say("hand.twice", player=player), round=number, player=player)
         seen.add(name_key(player))
         hands[player] = parse_hand(
             hand,
@@ -295,8 +295,7 @@ def _parse_wild(wild: Any, *, number: int, variant: str) -> str | None:
         rank = normalise_code(wild) if isinstance(wild, str) else None
         if rank not in RANKS:
             raise RecordError(
-                f"wild {wild!r} is not a rank: write the rank cut for this deal, such as 7, "
-                "10 or Q",
+                say("record.wild_rank", wild=repr(wild)),
                 round=number,
                 field="wild",
             )
@@ -304,8 +303,7 @@ def _parse_wild(wild: Any, *, number: int, variant: str) -> str | None:
     card = parse_flipped_card(wild) if isinstance(wild, str) else None
     if card is None:
         raise RecordError(
-            f"wild {wild!r} is not a card: write the rank and suit, such as 7C or QH, "
-            "or JK for a joker",
+            say("record.wild_card", wild=repr(wild)),
             round=number,
             field="wild",
         )
@@ -317,15 +315,13 @@ def _parse_split(raw: Mapping[str, Any], *, number: int) -> Round:
     if set(raw) != {"split"}:
         other = sorted(set(raw) - {"split"})[0]
         raise RecordError(
-            f"a split ends the game by agreement: it takes no {other!r}",
+            say("record.split_alone", key=repr(other)),
             round=number,
             field="split",
         )
     kind = raw["split"]
     if kind not in SPLITS:
-        raise RecordError(
-            f'split must be "equal" or "drops" (got {kind!r})', round=number, field="split"
-        )
+        raise RecordError(say("record.split_kind", value=repr(kind)), round=number, field="split")
     return Round(None, {}, split=kind)
 
 
@@ -334,12 +330,10 @@ def _parse_how(raw: Any, went_out: str | None, *, number: int) -> str | None:
     if raw is None:
         return None
     if raw not in GIN_HOWS:
-        raise RecordError(
-            f"how must be knock, gin or big_gin (got {raw!r})", round=number, field="how"
-        )
+        raise RecordError(say("record.how", value=repr(raw)), round=number, field="how")
     if went_out is None:
         raise RecordError(
-            f"how is {raw} but nobody knocked: a wash has no how",
+            say("record.how_wash", how=str(raw)),
             round=number,
             field="how",
         )
@@ -350,7 +344,7 @@ def parse_joins(raw: Any, *, number: int) -> tuple[tuple[str, ...], tuple[tuple[
     """``joins``: names, or ``{"name": ..., "after": ...}`` for a newcomer who sits right
     after another player (clockwise) instead of after the last seat."""
     if not isinstance(raw, list):
-        raise RecordError("joins must be a list of names", round=number, field="joins")
+        raise RecordError(say("record.names_list", key="joins"), round=number, field="joins")
     names, seated_after = [], []
     for entry in raw:
         if isinstance(entry, Mapping):
@@ -363,7 +357,7 @@ def parse_joins(raw: Any, *, number: int) -> tuple[tuple[str, ...], tuple[tuple[
                 after = clean_name(entry["after"], what="the player a joiner sits after")
                 if name_key(after) == name_key(name):
                     raise RecordError(
-                        f"{name} cannot sit after themselves", round=number, player=name
+                        say("record.sit_after_self", name=name), round=number, player=name
                     )
                 seated_after.append((name, after))
             names.append(name)

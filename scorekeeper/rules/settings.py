@@ -13,10 +13,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
-from .errors import RecordError, say
+from .errors import RecordError, Said, say
+from .said_play import PLAY
 
 MAX_MONEY_CENTS = 100_000_00  # $100,000: far beyond any card table, well inside an int
 MAX_POINTS = 100_000
+#: A setting's label or help by its English (rules/said_play.py's ``setting`` ids).
+_SETTING_IDS = {text: key for key, text in PLAY.items() if key.startswith("setting")}
 # The most rounds a game may hold: a five-hour night plays about a hundred, so a real table
 # never meets it, and no game can make a page or a PDF expensive.
 MAX_ROUNDS = 200
@@ -95,6 +98,15 @@ class SettingSpec:
     on_form: bool = True  # the currency is the night's, not a field of the game's form
     replaces: str | None = None  # when given, this setting replaces that one (deals: target)
     follows: str | None = None  # its default is fixed by that setting's choice (Pool: pool)
+
+    @property
+    def label_said(self) -> Said:
+        """The label as a sentence a page says in its reader's language."""
+        return say(_SETTING_IDS[self.label])
+
+    @property
+    def description_said(self) -> Said | None:
+        return say(_SETTING_IDS[self.description]) if self.description else None
 
     def check(self, value: Any) -> Any:
         """The value as the record holds it, or RecordError naming the setting."""

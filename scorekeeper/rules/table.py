@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import RecordError
+from .errors import RecordError, say
 from .names import name_key
 from .replay import Standings
 from .rounds import MAX_PLAYERS, join_name
@@ -149,17 +149,17 @@ def planned_join(
     cannot."""
     key = name_key(name)
     if any(name_key(p.name) == key and p.in_contention for p in s.players):
-        raise RecordError(f"{name} is already in the game.")
+        raise RecordError(say("join.already_in", name=name))
     if any(name_key(join_name(n)) == key for n in waiting):
-        raise RecordError(f"{name} is already joining next round.")
+        raise RecordError(say("join.already_joining", name=name))
     if len(s.players) + len(waiting) >= MAX_PLAYERS:
-        raise RecordError(f"A game takes at most {MAX_PLAYERS} players.")
+        raise RecordError(say("join.too_many", most=MAX_PLAYERS))
     returning = any(name_key(p.name) == key for p in s.players)
     if not after or returning:
         return name
     neighbour = next((n for n in seat_choices(s, waiting) if name_key(n) == name_key(after)), None)
     if neighbour is None:
-        raise RecordError(f"Choose whom {name} sits after from the players at the table.")
+        raise RecordError(say("join.choose_after", name=name))
     return {"name": name, "after": neighbour}
 
 

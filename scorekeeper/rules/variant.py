@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal
 
 from .cards import RANKS, count_hand
 from .display import GameDisplay
-from .errors import RecordError
+from .errors import RecordError, Said, say
 from .money import split_pot
 from .rounds import MAX_PLAYERS, Hand, Round
 from .settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec, parse_settings
@@ -69,10 +69,16 @@ class DeckAdvice:
     jokers: int
 
     def __str__(self) -> str:
-        decks = "1 deck" if self.decks == 1 else f"{self.decks} decks"
+        return self.said.english
+
+    @property
+    def said(self) -> Said:
+        """The advice as a sentence: "1 deck with 2 jokers", "2 decks, no jokers"."""
+        decks = say("deck.one") if self.decks == 1 else say("deck.many", count=self.decks)
         if not self.jokers:
-            return f"{decks}, no jokers"
-        return f"{decks} with {self.jokers} joker{'s' if self.jokers != 1 else ''}"
+            return say("deck.no_jokers", decks=decks)
+        joker = "deck.with_joker" if self.jokers == 1 else "deck.with_jokers"
+        return say(joker, decks=decks, count=self.jokers)
 
 
 def face_values(ace: int) -> dict[str, int]:
@@ -136,6 +142,15 @@ class Variant:
 
     # -- settings -------------------------------------------------------------------
     @property
+    def title_said(self) -> Said:
+        """The game's name as a sentence a page says in its reader's language."""
+        return say(f"variant.{self.name}.title")
+
+    @property
+    def description_said(self) -> Said:
+        return say(f"variant.{self.name}.description")
+
+    @property
     def setting_keys(self) -> frozenset[str]:
         return frozenset(s.key for s in self.settings_specs)
 
@@ -163,7 +178,7 @@ class Variant:
 
     def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:
         if handicap > 10_000:
-            raise RecordError(f"{name}'s handicap of {handicap} is too large", player=name)
+            raise RecordError(say("handicap.too_large", name=name, handicap=handicap), player=name)
 
     # -- the deal -----------------------------------------------------------------------
     def card_values(self, number: int, settings: Settings) -> dict[str, int]:
@@ -183,6 +198,10 @@ class Variant:
 
     def round_label(self, number: int) -> str:
         return str(number)
+
+    def round_label_said(self, number: int) -> str | Said:
+        """``round_label`` as a page says it in its reader's language (Texas: Threes)."""
+        return self.round_label(number)
 
     def last_round(self, settings: Settings) -> int | None:
         """The last round of a game of a fixed number of rounds; None when a score, not
@@ -234,7 +253,7 @@ class Variant:
 
     def agree(self, state: GameState, rnd: Round, number: int, settings: Settings) -> RoundResult:
         """Pool: the players still in end the game by agreement (``rnd.split``)."""
-        raise RecordError(f"{self.title} has no split of the pot", round=number, field="split")
+        raise RecordError(say("split.none", game=self.title_said), round=number, field="split")
 
     # -- the replay's hooks ----------------------------------------------------------------
     def score_round(

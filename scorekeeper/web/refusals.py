@@ -17,6 +17,7 @@ from flask_babel import lazy_gettext as _l
 
 from ..rules.errors import Param, RecordError, Said, english
 from .refusals_night import ENGINE_NIGHT
+from .refusals_play import PLAY
 
 ENGINE = {
     "settings.choice": _l("settings.%(key)s must be %(choices)s (got %(value)s)"),
@@ -46,6 +47,7 @@ ENGINE = {
     ),
     **ENGINE_NIGHT,  # the night's money sentences (web/refusals_night.py)
 }
+ENGINE.update(PLAY)  # the words around a game (web/refusals_play.py)
 
 
 def said_text(said: Said) -> str:

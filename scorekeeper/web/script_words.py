@@ -94,8 +94,18 @@ OFFLINE: dict[str, object] = {
     "discard_confirm": _l("Discard %(word)s %(number)s as typed? It will not be saved."),
 }
 
+#: app.js: a form sent with no network, the seating order's buttons, a copied link.
+APP: dict[str, object] = {
+    "no_connection": _l(
+        "No connection: your round is still in the form. Save again when the network is back."
+    ),
+    "move_up": _l("Move %(name)s up"),
+    "move_down": _l("Move %(name)s down"),
+    "copied": _l("Copied"),
+}
+
 #: The tables of the scripts, by script.
-SCRIPTS: dict[str, dict[str, object]] = {"offline": OFFLINE, "round": ROUND}
+SCRIPTS: dict[str, dict[str, object]] = {"offline": OFFLINE, "round": ROUND, "app": APP}
 
 
 @functools.cache
@@ -120,7 +130,8 @@ def _plural(pair: Plural, language: str) -> dict[str, str]:
 
 def script_words(*scripts: str) -> dict[str, object]:
     """The page's table: its language, its sentences, and its counting sentences by plural
-    category. The keeper's pages get offline.js's (it may be loaded on any of them)."""
+    category. The keeper's pages get offline.js's (it may be loaded on any of them), app.js's
+    and round.js's."""
     wanted = scripts or (tuple(SCRIPTS) if current_user.is_authenticated else ())
     if not wanted:
         return {}

@@ -6,6 +6,12 @@
 (function () {
   "use strict";
 
+  // The script's sentences in the page's language (web/script_words.py, table "app").
+  function said(key, params) {
+    var words = window.scorekeeperWords;
+    return words ? words.t(key, params) : key;
+  }
+
   // Keep the screen awake while a game is open (the sheet, entering a round), where the
   // browser allows it; asked again when the page is shown again, released on leaving.
   function keepAwake() {
@@ -174,8 +180,7 @@
           say = document.createElement("p");
           say.className = "flash flash-error no-connection";
           say.setAttribute("role", "alert");
-          say.textContent = "No connection: your round is still in the form. Save again " +
-            "when the network is back.";
+          say.textContent = said("no_connection");
           form.parentNode.insertBefore(say, form);
         }
         say.scrollIntoView({ block: "nearest" });
@@ -226,8 +231,8 @@
         var span = document.createElement("span");
         span.textContent = n;
         li.appendChild(span);
-        li.appendChild(button("Move " + n + " up", "↑", i, -1));
-        li.appendChild(button("Move " + n + " down", "↓", i, 1));
+        li.appendChild(button(said("move_up", { name: n }), "↑", i, -1));
+        li.appendChild(button(said("move_down", { name: n }), "↓", i, 1));
         list.appendChild(li);
       });
       section.hidden = order.length < 2;
@@ -351,7 +356,7 @@
       button.hidden = false;
       button.addEventListener("click", function () {
         navigator.clipboard.writeText(source.value).then(function () {
-          button.textContent = "Copied";
+          button.textContent = said("copied");
         });
       });
     });

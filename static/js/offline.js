@@ -19,8 +19,10 @@
   // rounds after the next one (web/games/ahead.py), drawn into the page by the server.
   var holder = document.querySelector("[data-round-word]");
   var word = holder ? holder.getAttribute("data-round-word") : "round";
-  var Word = word.charAt(0).toUpperCase() + word.slice(1);
-  var words = word + "s"; // the game's word is English until the game's words are translated
+  // The sheet's banner gives its forms in the page's language (web/games/words.py).
+  var Word = (holder && holder.getAttribute("data-round-head")) ||
+    word.charAt(0).toUpperCase() + word.slice(1);
+  var words = (holder && holder.getAttribute("data-round-words")) || word + "s";
   function said(key, params) {
     var all = { word: word, Word: Word, words: words };
     Object.keys(params || {}).forEach(function (name) { all[name] = params[name]; });

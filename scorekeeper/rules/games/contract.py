@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..cards import JOKER, RANKS
-from ..display import Column, Fact, GameDisplay
-from ..errors import RecordError
+from ..display import Column, Fact, GameDisplay, Words
+from ..errors import RecordError, say
 from ..rounds import Round
 from ..settings import BUY_IN, CURRENCY, POT_SPLIT, Settings, SettingSpec
 from ..state import GameState, NextRound, RoundResult
@@ -69,23 +69,23 @@ class ContractDisplay(GameDisplay["Contract"]):
         deals = self.variant.deals(settings)
         cards = " ".join(str(c) for c in settings.cards[:deals])
         return [
-            Fact("Deals", f"{deals}, lowest total wins"),
-            Fact("Cards", f"{cards} (deal by deal)"),
-            Fact("Aces", f"count {settings.ace_points}"),
-            Fact("Jokers", f"wild, count {settings.joker_points}"),
+            Fact(say("fact.deals"), say("fact.deals_lowest", deals=deals)),
+            Fact(say("fact.cards"), say("fact.deal_by_deal", cards=cards)),
+            Fact(say("fact.aces"), say("fact.count", points=settings.ace_points)),
+            Fact(say("fact.jokers"), say("fact.wild_count", points=settings.joker_points)),
         ]
 
-    def banner(self, nr: NextRound, settings: Settings) -> list[str]:
+    def banner_said(self, nr: NextRound, settings: Settings) -> list[Words]:
         return [
-            f"Deal {nr.number} of {self.variant.deals(settings)}",
-            self.variant.contract(nr.number),
-            f"{nr.cards_per_player} cards",
+            say("banner.deal_of", number=nr.number, deals=self.variant.deals(settings)),
+            say(f"contract.{min(nr.number, MAX_DEALS)}"),
+            say("banner.cards", count=nr.cards_per_player),
         ]
 
-    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
-        notes = super().banner_notes(nr, settings)
+    def banner_notes_said(self, nr: NextRound, settings: Settings) -> list[Words]:
+        notes = super().banner_notes_said(nr, settings)
         if nr.number == MAX_DEALS:
-            notes.append("Go out all at once, with no discard.")
+            notes.append(say("banner.contract_last"))
         return notes
 
     def sheet_columns(self, rounds: int) -> list[Column]:
@@ -169,8 +169,7 @@ class Contract(Variant):
         deals = settings.deals or MAX_DEALS
         if len(settings.cards) < deals:
             raise RecordError(
-                f"settings.cards gives {len(settings.cards)} deals' cards but the game has "
-                f"{deals} deals: give one number per deal",
+                say("contract.cards", given=len(settings.cards), deals=deals),
                 field="cards",
             )
 

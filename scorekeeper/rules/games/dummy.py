@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..cards import JOKER, RANKS
-from ..display import Column, GameDisplay
-from ..errors import RecordError
+from ..display import Column, GameDisplay, Words
+from ..errors import RecordError, say
 from ..names import name_key
 from ..rounds import Round
 from ..settings import Settings
@@ -43,11 +43,11 @@ class DummyDisplay(GameDisplay["Dummy"]):
         "contract that round: the app ticks it for them.",
     )
 
-    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
-        notes = super().banner_notes(nr, settings)
+    def banner_notes_said(self, nr: NextRound, settings: Settings) -> list[Words]:
+        notes = super().banner_notes_said(nr, settings)
         if nr.contracts:
             on = ", ".join(f"{name} {c}" for name, c in nr.contracts.items())
-            notes.append(f"Contracts: {on}")
+            notes.append(say("banner.contracts", on=on))
         return notes
 
     def contract_choice(self, contract: int) -> str | None:
@@ -122,8 +122,7 @@ class Dummy(Variant):
         keys = {name_key(n) for n in rnd.contracts}
         if rnd.went_out is not None and name_key(rnd.went_out) not in keys:
             raise RecordError(
-                f"{rnd.went_out} went out, so {rnd.went_out} must have laid down the "
-                "contract this round: add them to contracts",
+                say("dummy.out_contract", name=rnd.went_out),
                 round=number,
                 player=rnd.went_out,
                 field="contracts",
@@ -131,7 +130,7 @@ class Dummy(Variant):
         for raw in rnd.contracts:
             if state.player(raw) is None:
                 raise RecordError(
-                    f"{raw} laid down a contract but is not in the game",
+                    say("dummy.not_in_game", name=raw),
                     round=number,
                     player=raw,
                     field="contracts",

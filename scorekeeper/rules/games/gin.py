@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from ..display import ChartLine, Column, Fact, GameDisplay
-from ..errors import RecordError
+from ..display import ChartLine, Column, Fact, GameDisplay, Rows, Words
+from ..errors import RecordError, Said, say
 from ..money import format_money
 from ..rounds import Round
 from ..settings import CURRENCY, MAX_POINTS, Settings, SettingSpec
@@ -46,7 +46,7 @@ def hand_outcome(
         return None
     if rnd.how is None:
         raise RecordError(
-            f"{went_out} knocked: say how (knock, gin or big_gin)",
+            say("gin.say_how", name=went_out),
             round=number,
             player=went_out,
             field="how",
@@ -54,24 +54,23 @@ def hand_outcome(
     defender = next(name for name in hands if name != went_out)
     knocker_dw, defender_dw = hands[went_out], hands[defender]
 
-    def refuse(why: str) -> RecordError:
+    def refuse(why: Said) -> RecordError:
         return RecordError(why, round=number, player=went_out, field="hands")
 
     if rnd.how == "knock":
         if knocker_dw == 0:
-            raise refuse(f"{went_out} knocked with 0 deadwood: that is gin, not a knock")
+            raise refuse(say("gin.knock_zero", name=went_out))
         if knocker_dw > settings.knock_max:
             raise refuse(
-                f"{went_out} knocked with {knocker_dw} deadwood: a knock allows at most "
-                f"{settings.knock_max}"
+                say("gin.knock_max", name=went_out, deadwood=knocker_dw, most=settings.knock_max)
             )
         if knocker_dw < defender_dw:
             return HandOutcome("knock", went_out, defender_dw - knocker_dw)
         # RULES.md: a tie is an undercut.
         return HandOutcome("undercut", defender, knocker_dw - defender_dw + settings.undercut_bonus)
-    word = HOW_WORDS[rnd.how]
     if knocker_dw != 0:
-        raise refuse(f"{went_out} went {word} with {knocker_dw} deadwood: {word} leaves 0")
+        how = "gin.gin_deadwood" if rnd.how == "gin" else "gin.big_gin_deadwood"
+        raise refuse(say(how, name=went_out, deadwood=knocker_dw))
     if rnd.how == "gin":
         return HandOutcome("gin", went_out, settings.gin_bonus + defender_dw)
     return HandOutcome("big_gin", went_out, settings.big_gin_bonus + defender_dw)
@@ -173,35 +172,48 @@ class GinDisplay(GameDisplay["Gin"]):
         "handicaps: both start at 0.",
     )
 
-    def warnings(self, players: int, settings: Settings) -> list[str]:
+    def warnings_said(self, players: int, settings: Settings) -> list[Words]:
         return []  # any count but two is refused (``Gin.players_refused``), not warned of
 
     def money_rules(self, settings: Settings) -> list[Fact]:
         cur = settings.currency
         facts = []
         if settings.stake:
-            facts.append(Fact("Stake", f"{format_money(settings.stake, cur)} a point of margin"))
+            stake = say("fact.stake_per_point", stake=format_money(settings.stake, cur))
+            facts.append(Fact(say("fact.stake"), stake))
         if settings.buy_in:
-            facts.append(Fact("Buy-in", f"{format_money(settings.buy_in, cur)}, winner takes all"))
+            buy_in = say("fact.buy_in_all", buy_in=format_money(settings.buy_in, cur))
+            facts.append(Fact(say("fact.buy_in"), buy_in))
         return facts
 
     def play_rules(self, settings: Settings, players: int) -> list[Fact]:
         return [
-            Fact("Target", f"first to {settings.target_score}"),
+            Fact(say("fact.target"), say("fact.first_to", target=settings.target_score)),
             Fact(
-                "Knock", f"with {settings.knock_max} or less; undercut +{settings.undercut_bonus}"
+                say("fact.knock"),
+                say("fact.knock_with", most=settings.knock_max, bonus=settings.undercut_bonus),
             ),
-            Fact("Gin", f"+{settings.gin_bonus}, big gin +{settings.big_gin_bonus}"),
             Fact(
-                "End",
-                f"game +{settings.game_bonus}, box +{settings.box_bonus} a hand, "
-                f"shutout ×{settings.shutout_multiplier}",
+                say("fact.gin"),
+                say("fact.gin_bonus", gin=settings.gin_bonus, big_gin=settings.big_gin_bonus),
             ),
-            Fact("Cards", "10 each"),
+            Fact(
+                say("fact.end"),
+                say(
+                    "fact.end_bonus",
+                    game=settings.game_bonus,
+                    box=settings.box_bonus,
+                    shutout=settings.shutout_multiplier,
+                ),
+            ),
+            Fact(say("fact.cards"), say("fact.cards_each", count=10)),
         ]
 
     def went_out_note(self, settings: Settings) -> str:
         return " (knocked)"
+
+    def went_out_said(self, settings: Settings) -> Said:
+        return say("mark.went_out.knocked")
 
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
         return [ChartLine("Target", settings.target_score)]
@@ -258,6 +270,36 @@ class GinDisplay(GameDisplay["Gin"]):
                            for n in names])
             )  # fmt: skip
         return rows
+
+    def tally_said(
+        self,
+        rounds: Sequence[RoundResult],
+        players: Sequence[PlayerStanding],
+        settings: Settings,
+        finished: bool,
+    ) -> Rows:
+        shutout = f"Shutout ×{settings.shutout_multiplier}"
+        return [
+            (
+                say("tally.shutout", times=settings.shutout_multiplier)
+                if label == shutout
+                else say(_TALLY[label]),
+                values,
+            )
+            for label, values in self.tally(rounds, players, settings, finished)
+        ]
+
+
+#: The tally's rows by their English (``GinDisplay.tally``): their message ids.
+_TALLY = {
+    "Boxes": "tally.boxes",
+    "Hand points": "tally.hand_points",
+    "Game bonus": "tally.game_bonus",
+    "Box bonus": "tally.box_bonus",
+    "Final": "tally.final",
+    "Margin": "tally.margin",
+    "Stake": "fact.stake",
+}
 
 
 class Gin(Variant):
@@ -323,9 +365,7 @@ class Gin(Variant):
 
     def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:
         if handicap:
-            raise RecordError(
-                f"{name} has a handicap, but Gin Rummy takes none: both start at 0", player=name
-            )
+            raise RecordError(say("gin.no_handicap", name=name), player=name)
 
     def cards_per_player(self, number: int, players: int, settings: Settings) -> int:
         return 10

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..cards import JOKER, RANKS, count_hand
-from ..errors import RecordError
+from ..errors import RecordError, say
 from ..rounds import SPLITS, Hand, Round
 from ..settings import BUY_IN, CURRENCY, Settings, SettingSpec, parse_settings
 from ..state import Event, GameState, PlayerState, RejoinOffer, RoundResult
@@ -98,8 +98,7 @@ class Pool(Variant):
     def check_settings(self, settings: Settings, raw: Mapping[str, Any]) -> None:
         if settings.rejoin_limit >= settings.pool:
             raise RecordError(
-                f"settings.rejoin_limit must be below the pool ({settings.pool}); got "
-                f"{settings.rejoin_limit}",
+                say("pool.rejoin_limit", pool=settings.pool, value=settings.rejoin_limit),
                 field="rejoin_limit",
             )
 
@@ -193,7 +192,7 @@ class Pool(Variant):
         who = player.name if player is not None else raw
         if player is None or player.in_contention or player.dropped_round != number:
             raise RecordError(
-                f"{who} cannot rejoin: only a player out in this deal can rejoin",
+                say("pool.rejoin_not_out", name=who),
                 round=number,
                 player=who,
                 field="rejoins",
@@ -201,7 +200,7 @@ class Pool(Variant):
         if offer is None:
             last = state.active[0].name
             raise RecordError(
-                f"{who} cannot rejoin: the game is over, {last} is the last one in",
+                say("pool.rejoin_over", name=who, last=last),
                 round=number,
                 player=who,
                 field="rejoins",
@@ -228,9 +227,7 @@ class Pool(Variant):
         playing on: equally, or by drops left; each share floored, the leftover to the
         best placed (lowest total, then the earliest seat)."""
         if not state.rounds:
-            raise RecordError(
-                "split the pot after a deal, not before the first one", round=number, field="split"
-            )
+            raise RecordError(say("pool.split_first"), round=number, field="split")
         still_in = sorted(state.active, key=lambda p: (p.total, p.seat))
         weights = [
             (p.name, drops_left(p.total, settings) if rnd.split == "drops" else 1) for p in still_in

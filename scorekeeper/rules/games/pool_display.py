@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-from ..display import ChartLine, Column, Fact, GameDisplay
+from ..display import ChartLine, Column, Fact, GameDisplay, Rows, Words
+from ..errors import say
 from ..money import format_money
 from ..settings import Settings
 from ..state import NextRound, PlayerStanding
@@ -60,22 +61,30 @@ class PoolDisplay(GameDisplay[Variant]):
         if not settings.buy_in:
             return []
         return [
-            Fact("Buy-in", f"{format_money(settings.buy_in, settings.currency)}, again to rejoin"),
-            Fact("Pot", "the last one in takes it, or the table splits it"),
+            Fact(
+                say("fact.buy_in"),
+                say(
+                    "fact.again_to_rejoin", buy_in=format_money(settings.buy_in, settings.currency)
+                ),
+            ),
+            Fact(say("fact.pot"), say("fact.pool_pot")),
         ]
 
     def play_rules(self, settings: Settings, players: int) -> list[Fact]:
         return [
-            Fact("Pool", f"{settings.pool}: out at {settings.pool} or more"),
-            Fact("Drops", f"first {settings.first_drop}, middle {settings.middle_drop}"),
-            Fact("Full count", f"{settings.full_count} (no hand scores more)"),
-            Fact("Wrong show", str(settings.wrong_show)),
-            Fact("Rejoin", f"while nobody in has more than {settings.rejoin_limit}"),
-            Fact("Cards", "13 each"),
+            Fact(say("fact.pool"), say("fact.pool_out", pool=settings.pool)),
+            Fact(
+                say("fact.drops"),
+                say("fact.drops_are", first=settings.first_drop, middle=settings.middle_drop),
+            ),
+            Fact(say("fact.full_count"), say("fact.full_count_is", points=settings.full_count)),
+            Fact(say("fact.wrong_show"), str(settings.wrong_show)),
+            Fact(say("fact.rejoin"), say("fact.rejoin_while", limit=settings.rejoin_limit)),
+            Fact(say("fact.cards"), say("fact.cards_each", count=13)),
         ]
 
-    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
-        return ["Cut a card after the deal: its rank is wild this deal, jokers too."]
+    def banner_notes_said(self, nr: NextRound, settings: Settings) -> list[Words]:
+        return [say("banner.pool_cut")]
 
     out_word = "out"
 
@@ -86,6 +95,14 @@ class PoolDisplay(GameDisplay[Variant]):
 
     def head_note(self, player: PlayerStanding) -> str:
         return self.standing_note(player)
+
+    def head_note_said(self, player: PlayerStanding) -> Words:
+        if player.dropped_round is not None and not player.in_contention:
+            return say("note.out_in_deal", number=player.dropped_round)
+        return ""
+
+    def figures_said(self, players: Sequence[PlayerStanding], settings: Settings) -> Rows:
+        return [(say("figure.drops_left"), values) for _, values in self.figures(players, settings)]
 
     def figures(
         self, players: Sequence[PlayerStanding], settings: Settings

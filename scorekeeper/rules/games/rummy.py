@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..display import ChartLine, Fact, GameDisplay
-from ..errors import RecordError
+from ..errors import RecordError, say
 from ..rounds import Round
 from ..settings import BUY_IN, CURRENCY, MAX_POINTS, MAX_ROUNDS, POT_SPLIT, Settings, SettingSpec
 from ..state import Event, GameState, RoundResult
@@ -19,9 +19,9 @@ class RummyDisplay(GameDisplay["Rummy"]):
 
     def play_rules(self, settings: Settings, players: int) -> list[Fact]:
         if settings.deals is not None:
-            end = Fact("Deals", f"{settings.deals}, highest total wins")
+            end = Fact(say("fact.deals"), say("fact.deals_highest", deals=settings.deals))
         else:
-            end = Fact("Target", f"first to {settings.target_score}")
+            end = Fact(say("fact.target"), say("fact.first_to", target=settings.target_score))
         return [end, *super().play_rules(settings, players)]
 
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
@@ -57,9 +57,7 @@ class Rummy(Variant):
 
     def check_settings(self, settings: Settings, raw: Mapping[str, Any]) -> None:
         if raw.get("deals") is not None and "target_score" in raw:
-            raise RecordError(
-                "settings: give either target_score or deals, not both", field="deals"
-            )
+            raise RecordError(say("rummy.target_or_deals"), field="deals")
 
     def json_keys(self, settings: Settings) -> frozenset[str]:
         # A fixed number of deals replaces the target; without deals, say nothing of them.

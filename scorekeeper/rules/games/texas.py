@@ -8,7 +8,8 @@ import math
 from typing import ClassVar
 
 from ..cards import JOKER, RANK_NAMES, RANKS
-from ..display import Column, Fact, GameDisplay, pot_fact
+from ..display import Column, Fact, GameDisplay, Words, pot_fact
+from ..errors import Said, say
 from ..money import format_money
 from ..rounds import Round
 from ..settings import CURRENCY, POT_SPLIT, Settings, SettingSpec
@@ -35,20 +36,28 @@ class TexasDisplay(GameDisplay["Texas"]):
     def table_rules(self, settings: Settings, players: int) -> list[Fact]:
         cur = settings.currency
         facts = [
-            Fact("Ante", format_money(settings.ante, cur)),
-            Fact("Going out", f"takes {format_money(settings.per_round, cur)} from the pot"),
+            Fact(say("fact.ante"), format_money(settings.ante, cur)),
+            Fact(
+                say("fact.going_out"),
+                say("fact.takes_dime", per_round=format_money(settings.per_round, cur)),
+            ),
         ]
         if settings.buy_in:
-            facts.append(Fact("Buy-in", format_money(settings.buy_in, cur)))
+            facts.append(Fact(say("fact.buy_in"), format_money(settings.buy_in, cur)))
         if tuple(settings.pot_split) == (100,):
-            facts.append(Fact("Pot", "after round 11 the rest goes to the lowest total"))
+            facts.append(Fact(say("fact.pot"), say("fact.texas_pot")))
         else:
             facts.append(pot_fact(settings))
-        facts.append(Fact("Rounds", "11, ×2 in rounds 9 and 10, ×3 in round 11"))
+        facts.append(Fact(say("fact.rounds"), say("fact.texas_rounds")))
         return [*facts, self._deck(settings, players)]
 
-    def banner(self, nr: NextRound, settings: Settings) -> list[str]:
-        parts = [f"Round {nr.number}", f"{nr.label} wild", f"{nr.cards_per_player} cards"]
+    def banner_said(self, nr: NextRound, settings: Settings) -> list[Words]:
+        rank = self.variant.wild_rank(nr.number) if 1 <= nr.number <= self.variant.ROUNDS else ""
+        parts: list[Words] = [
+            say("banner.numbered", word=self.round_said("head"), number=nr.number),
+            say("banner.rank_wild", rank=say(f"rank.{rank}")) if rank else f"{nr.label} wild",
+            say("banner.cards", count=nr.cards_per_player),
+        ]
         if nr.multiplier > 1:
             parts.append(f"×{nr.multiplier}")
         return parts
@@ -57,6 +66,12 @@ class TexasDisplay(GameDisplay["Texas"]):
         if not settings.per_round:
             return ""
         return f" (takes {format_money(settings.per_round, settings.currency)} from the pot)"
+
+    def went_out_said(self, settings: Settings) -> Said:
+        if not settings.per_round:
+            return say("mark.went_out")
+        dime = format_money(settings.per_round, settings.currency)
+        return say("mark.went_out.dime", per_round=dime)
 
     def sheet_columns(self, rounds: int) -> list[Column]:
         return [Column("Round", 7), Column("Cards", 6, "right"), Column("", 3, "center")]
@@ -90,17 +105,23 @@ class TexasDisplay(GameDisplay["Texas"]):
             "holds that much. In ×2 and ×3 rounds write the hand times the multiplier."
         )
 
-    def warnings(self, players: int, settings: Settings) -> list[str]:
-        notes = super().warnings(players, settings)
+    def warnings_said(self, players: int, settings: Settings) -> list[Words]:
+        notes = super().warnings_said(players, settings)
         antes = players * settings.ante
         rounds = self.variant.ROUNDS
         if settings.per_round and antes < rounds * settings.per_round:
             money = functools.partial(format_money, currency=settings.currency)
             notes.append(
-                f"The pot holds {money(antes)} of antes ({players} × {money(settings.ante)}) "
-                f"but pays {money(settings.per_round)} to whoever goes out in each of "
-                f"{rounds} rounds ({money(rounds * settings.per_round)}): it runs dry after "
-                f"{antes // settings.per_round} rounds, and the winner may get nothing."
+                say(
+                    "warn.texas_dry",
+                    antes=money(antes),
+                    players=players,
+                    ante=money(settings.ante),
+                    per_round=money(settings.per_round),
+                    rounds=rounds,
+                    paid=money(rounds * settings.per_round),
+                    dry=antes // settings.per_round,
+                )
             )
         return notes
 
@@ -159,6 +180,9 @@ class Texas(Variant):
 
     def round_label(self, number: int) -> str:
         return RANK_NAMES[self.wild_rank(number)] if 1 <= number <= self.ROUNDS else str(number)
+
+    def round_label_said(self, number: int) -> str | Said:
+        return say(f"rank.{self.wild_rank(number)}") if 1 <= number <= self.ROUNDS else str(number)
 
     def deck_advice(self, players: int, settings: Settings) -> DeckAdvice:
         # RULES.md: 2 players one deck, 3-6 two, 7-10 three (two jokers a deck); beyond

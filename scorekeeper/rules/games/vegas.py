@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..cards import JOKER, RANKS, WILD, describe_flipped_card
-from ..display import ChartLine, Column, Fact, GameDisplay, pot_fact
-from ..errors import RecordError
+from ..display import ChartLine, Column, Fact, GameDisplay, Words, pot_fact
+from ..errors import RecordError, say
 from ..money import format_money
 from ..names import clean_name, name_key
 from ..rounds import MAX_PLAYERS, Round
@@ -59,32 +59,31 @@ class VegasDisplay(GameDisplay["Vegas"]):
     def table_rules(self, settings: Settings, players: int) -> list[Fact]:
         cur = settings.currency
         money = settings.buy_in > 0
-        facts = [Fact("Max score", str(settings.max_score))]
+        facts = [Fact(say("fact.max_score"), str(settings.max_score))]
         if money:
-            facts.append(Fact("Buy-in", format_money(settings.buy_in, cur)))
+            facts.append(Fact(say("fact.buy_in"), format_money(settings.buy_in, cur)))
             facts.append(pot_fact(settings))
         if money and settings.second_runner_up_buy_in:
-            facts.append(Fact("3rd place", "gets a buy-in out of 2nd's share"))
-        facts.append(Fact("Cards", f"{settings.cards_per_player} each"))
+            facts.append(Fact(say("fact.third_place"), say("fact.third_place_gets")))
+        facts.append(
+            Fact(say("fact.cards"), say("fact.cards_each", count=settings.cards_per_player))
+        )
         if settings.ace_points != 1:
-            facts.append(Fact("Aces", f"count {settings.ace_points}"))
-        rebuy = "back to the highest total still under the max"
-        if money:
-            rebuy = f"{format_money(settings.buy_in, cur)}, {rebuy}"
-        facts.append(Fact("Re-buy", rebuy))
-        solidarity = (
-            "wild cards stay in melds"
-            if settings.meld_solidarity
-            else "wild cards may be swapped out of melds"
+            facts.append(Fact(say("fact.aces"), say("fact.count", points=settings.ace_points)))
+        rebuy = (
+            say("fact.rebuy_for", buy_in=format_money(settings.buy_in, cur))
+            if money
+            else say("fact.rebuy_back")
         )
-        strictness = (
-            "one wild card per meld" if settings.meld_strictness else "any number of wild cards"
-        )
-        facts.append(Fact("Melds", f"{solidarity}; {strictness}"))
+        facts.append(Fact(say("fact.rebuy"), rebuy))
+        solidarity = say("fact.wilds_stay" if settings.meld_solidarity else "fact.wilds_swap")
+        strictness = say("fact.one_wild" if settings.meld_strictness else "fact.any_wilds")
+        melds = say("fact.melds_both", first=solidarity, second=strictness)
+        facts.append(Fact(say("fact.melds"), melds))
         return [*facts, self._deck(settings, players)]
 
-    def banner_notes(self, nr: NextRound, settings: Settings) -> list[str]:
-        return ["Flip a card after the deal: it is wild this round."]
+    def banner_notes_said(self, nr: NextRound, settings: Settings) -> list[Words]:
+        return [say("banner.vegas_flip")]
 
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
         return [ChartLine("Max score", settings.max_score)]
@@ -152,8 +151,7 @@ class Vegas(Variant):
     def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:
         if handicap >= settings.max_score:
             raise RecordError(
-                f"{name}'s handicap of {handicap} must be below the max score "
-                f"({settings.max_score})",
+                say("vegas.handicap", name=name, handicap=handicap, most=settings.max_score),
                 player=name,
             )
 
@@ -185,7 +183,7 @@ class Vegas(Variant):
             if player is None:
                 if len(state.players) >= MAX_PLAYERS:
                     raise RecordError(
-                        f"{name} cannot join: a game takes at most {MAX_PLAYERS} players",
+                        say("vegas.join_too_many", name=name, most=MAX_PLAYERS),
                         round=number,
                         player=name,
                     )
@@ -196,14 +194,14 @@ class Vegas(Variant):
                 state.players.append(player)
             elif rnd.sits_after(name) is not None:
                 raise RecordError(
-                    f"{player.name} comes back to their own seat: give no seat for them",
+                    say("vegas.own_seat", name=player.name),
                     round=number,
                     player=player.name,
                     field="joins",
                 )
             elif player.in_contention:
                 raise RecordError(
-                    f"{player.name} cannot join: {player.name} is already in the game",
+                    say("vegas.join_already_in", name=player.name),
                     round=number,
                     player=player.name,
                     field="joins",
@@ -231,7 +229,7 @@ class Vegas(Variant):
             # re-buy and is ranked by the final total.
             if drops:
                 raise RecordError(
-                    f"the game ended this round ({below[0].name} won), so nobody drops",
+                    say("vegas.ended_no_drop", name=below[0].name),
                     round=number,
                     player=next(iter(drops.values())),
                     field="drops",
@@ -245,13 +243,17 @@ class Vegas(Variant):
             if dropping is None or key not in expired_keys:
                 who = dropping.name if dropping else raw
                 why = (
-                    f"{who} is not in the game"
+                    say("vegas.not_in_game", name=who)
                     if dropping is None or not dropping.in_contention
-                    else f"{who} did not expire this round ({dropping.total} points, max "
-                    f"{settings.max_score})"
+                    else say(
+                        "vegas.did_not_expire",
+                        name=who,
+                        total=dropping.total,
+                        most=settings.max_score,
+                    )
                 )
                 raise RecordError(
-                    f"{who} cannot drop: {why}; only a player who expires can drop",
+                    say("vegas.cannot_drop", name=who, why=why),
                     round=number,
                     player=who,
                     field="drops",
@@ -303,7 +305,7 @@ def _new_seat(state: GameState, rnd: Round, name: str, number: int) -> int:
     neighbour = state.player(after)
     if neighbour is None or not neighbour.in_contention:
         raise RecordError(
-            f"{name} cannot sit after {after}: {after} is not at the table",
+            say("vegas.sit_after", name=name, after=after),
             round=number,
             player=name,
             field="joins",

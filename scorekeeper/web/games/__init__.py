@@ -6,7 +6,8 @@
 - :mod:`.history`: the game's changes in words;
 - :mod:`.records`: export and import of game records, delete and restore;
 - :mod:`.ahead`: the banners of the rounds after the next (for rounds waiting offline);
-- :mod:`.agreement`: a game ended by agreement (Pool's split of the pot), shares first.
+- :mod:`.agreement`: a game ended by agreement (Pool's split of the pot), shares first;
+- :mod:`.words`: the engine's words around a game, in the reader's language.
 
 Each route reads its form, makes one service call and redirects or renders.
 """
@@ -19,6 +20,7 @@ from . import (  # noqa: F401  (their routes)
     round_entry,
     setup,
     sheet,
+    words,
 )
 from .blueprint import bp, game_or_404
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
@@ -17,7 +18,9 @@ from ...rules import RecordError, Standings, format_money
 from ...rules.plan import Planned
 from ...rules.questions import Answers
 from ..fields import VersionedForm, new_submission
+from ..refusals import refusal_text, said_text
 from .blueprint import bp, game_or_404, with_stamp
+from .words import detail_text, words_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +43,7 @@ class Way:
 
 def _ways(game: Game, s: Standings) -> list[Way]:
     variant, settings = s.variant, s.record.settings
-    labels = variant.display.split_labels
+    display = variant.display
     heads = variant.display.figures(s.players, settings)
     figures = {p.name: [row[1][i] for row in heads] for i, p in enumerate(s.players)}
     ways = []
@@ -50,11 +53,11 @@ def _ways(game: Game, s: Standings) -> list[Way]:
                 game, {"split": kind}, number=None, answers=Answers(confirmed=True), standings=s
             )
         except RecordError as exc:
-            ways.append(Way(kind, labels.get(kind, kind), [], exc.detail))
+            ways.append(Way(kind, said_text(display.split_said(kind)), [], detail_text(exc)))
             continue
         if not isinstance(planned, Planned):
-            refusal = planned.refusal.detail if planned.refusal else "not possible now"
-            ways.append(Way(kind, labels.get(kind, kind), [], refusal))
+            refusal = detail_text(planned.refusal) if planned.refusal else _("not possible now")
+            ways.append(Way(kind, said_text(display.split_said(kind)), [], refusal))
             continue
         after = planned.standings
         shares = [
@@ -66,7 +69,7 @@ def _ways(game: Game, s: Standings) -> list[Way]:
             )
             for name in after.winners
         ]
-        ways.append(Way(kind, labels.get(kind, kind), shares))
+        ways.append(Way(kind, said_text(display.split_said(kind)), shares))
     return ways
 
 
@@ -79,10 +82,14 @@ def split(game_id: int) -> Response | tuple[str, int] | str:
         if request.method == "POST":
             abort(404)
         form = VersionedForm()
-        said = f"{s.variant.title} has no split of the pot: the game ends by its own rules."
+        said = _(
+            "%(game)s has no split of the pot: the game ends by its own rules.",
+            game=said_text(s.variant.title_said),
+        )
         return _page(game, s, form, [], said)
     if s.finished:
-        flash(f"This game is over: no more {s.variant.display.round_word}s.", "info")
+        words = said_text(s.variant.display.round_said("many"))
+        flash(_("This game is over: no more %(words)s.", words=words), "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     form = VersionedForm()
     ways = _ways(game, s)
@@ -90,10 +97,10 @@ def split(game_id: int) -> Response | tuple[str, int] | str:
         form.version.data, form.submission.data = str(game.version), new_submission()
         return _page(game, s, form, ways, "")
     if not form.validate_on_submit():
-        return _page(game, s, form, ways, "This form is incomplete: reload the page."), 400
+        return _page(game, s, form, ways, _("This form is incomplete: reload the page.")), 400
     kind = request.form.get("split", "")
     if kind not in {w.kind for w in ways if not w.refusal}:
-        return _page(game, s, form, ways, "Choose how to split the pot."), 422
+        return _page(game, s, form, ways, _("Choose how to split the pot.")), 422
     try:
         services.save_round(
             game,
@@ -104,18 +111,19 @@ def split(game_id: int) -> Response | tuple[str, int] | str:
             user=current_user,
         )
     except services.AlreadySent:
-        flash("The split was already saved (sent twice): it is recorded once.", "info")
+        flash(_("The split was already saved (sent twice): it is recorded once."), "info")
         return redirect(url_for("games.sheet", game_id=game_id))
     except services.Conflict:
-        flash("The game changed on another phone: nothing was split. Check the sheet.", "error")
+        flash(_("The game changed on another phone: nothing was split. Check the sheet."), "error")
         return redirect(url_for("games.sheet", game_id=game_id))
     except RecordError as exc:
-        return _page(game, s, form, ways, str(exc)), 422
+        return _page(game, s, form, ways, refusal_text(exc)), 422
     return redirect(url_for("games.sheet", game_id=game_id, saved=s.rounds_played + 1))
 
 
 def _page(game: Game, s: Standings, form: VersionedForm, ways: list[Way], error: str) -> str:
-    heads = [label for label, _ in s.variant.display.figures(s.players, s.record.settings)]
+    figures = s.variant.display.figures_said(s.players, s.record.settings)
+    heads = [words_text(label) for label, _ in figures]
     return render_template(
         "games/split.html",
         game=game,

@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from ...rules import Standings, table
 from .blueprint import bp
+from .words import words_text
 
 AHEAD = 12  # rounds a phone may type offline before the banner stops following
 
@@ -29,10 +30,10 @@ def rounds_ahead(s: Standings) -> Markup:
         [
             {
                 "number": ahead.number,
-                "banner": display.banner(ahead, settings),
+                "banner": [words_text(w) for w in display.banner_said(ahead, settings)],
                 "dealer": ahead.dealer,
                 "starts": ahead.starts,
-                "notes": display.banner_notes(ahead, settings),
+                "notes": [words_text(w) for w in display.banner_notes_said(ahead, settings)],
             }
             for ahead in table.rounds_ahead(s, AHEAD)
         ]

@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from ... import services
-from ...rules import RecordError
+from ...rules import RecordError, get_variant
 from ...rules.errors import NotJson
 from ...services import ledger
 from ..changes import attempt
 from ..fields import ConfirmForm, new_submission
 from ..nights import night_or_404
-from ..refusals import refusal_text
+from ..refusals import refusal_text, said_text
 from .blueprint import bp, game_or_404
 from .forms import ImportForm
 
@@ -48,16 +49,17 @@ def import_game(night_id: int) -> Response | tuple[str, int]:
                 submission=form.submission.data,
             )  # fmt: skip
         except services.AlreadySent as done:
-            flash("That record was already imported (sent twice): here it is, once.", "info")
+            flash(_("That record was already imported (sent twice): here it is, once."), "info")
             return redirect(url_for("games.sheet", game_id=done.target_id))
         except services.Conflict:
-            error = "Something changed at the same moment: nothing was imported. Try again."
+            error = _("Something changed at the same moment: nothing was imported. Try again.")
         except NotJson as exc:
-            error = f"That is not JSON: {exc.detail}."
+            error = _("That is not JSON: %(detail)s.", detail=exc.detail)
         except (RecordError, services.Refused) as exc:
-            error = gettext("Not imported: %(refusal)s", refusal=refusal_text(exc))
+            error = _("Not imported: %(refusal)s", refusal=refusal_text(exc))
         else:
-            flash(f"Imported {game.title} with {len(game.rounds)} rounds.", "success")
+            title = said_text(get_variant(game.variant).title_said)
+            flash(_imported(title, len(game.rounds)), "success")
             return redirect(url_for("games.sheet", game_id=game.id))
     elif request.method == "POST":
         error = "; ".join(e for errs in form.errors.values() for e in errs)
@@ -91,16 +93,16 @@ def delete(game_id: int) -> str | Response:
     if not form.validate_on_submit():
         abort(400)
     night_id = game.night_id
-    deleted, _ = attempt(
+    deleted, _deleted = attempt(
         lambda: services.delete_game(
             game,
             expected_version=form.version_number(),
             submission=form.submission.data,
             user=current_user,
         ),
-        lambda _: "Game deleted: it no longer counts in the settlement. Restore it below.",
-        again=lambda _: "That game was already deleted (sent twice).",
-        race="The game changed on another phone: it was not deleted. Check it first.",
+        lambda _result: _("Game deleted: it no longer counts in the settlement. Restore it below."),
+        again=lambda _sent: _("That game was already deleted (sent twice)."),
+        race=_("The game changed on another phone: it was not deleted. Check it first."),
     )
     if not deleted:
         return redirect(url_for("games.sheet", game_id=game_id))
@@ -117,19 +119,28 @@ def restore(game_id: int) -> Response:
     if not form.validate_on_submit():
         abort(400)
     if game.deleted_at is None:
-        flash("That game is not deleted.", "info")
+        flash(_("That game is not deleted."), "info")
         return redirect(url_for("games.sheet", game_id=game_id))
-    restored, _ = attempt(
+    restored, _restored = attempt(
         lambda: services.restore_game(
             game,
             expected_version=form.version_number(),
             submission=form.submission.data,
             user=current_user,
         ),
-        lambda _: "Game restored: it counts in the settlement again.",
-        again=lambda _: "That game was already restored (sent twice).",
-        race="The game changed at the same moment: try again.",
+        lambda _result: _("Game restored: it counts in the settlement again."),
+        again=lambda _sent: _("That game was already restored (sent twice)."),
+        race=_("The game changed at the same moment: try again."),
     )
     if not restored:
         return redirect(url_for("nights.show", night_id=game.night_id, _anchor="deleted"))
     return redirect(url_for("games.sheet", game_id=game_id))
+
+
+def _imported(title: str, rounds: int) -> str:
+    return ngettext(
+        "Imported %(game)s with %(num)s round.",
+        "Imported %(game)s with %(num)s rounds.",
+        rounds,
+        game=title,
+    )

@@ -75,7 +75,7 @@ def _round_view(game_id: int, number: int | None) -> Response | tuple[str | Resp
 def _post_round(game: Game, entry: RoundEntry) -> Response | tuple[str | Response, int]:
     """Read the posted round, plan it, ask what the plan still asks, save; the form again
     with what was wrong or what to answer."""
-    form = entry.form
+    form, game_id = entry.form, game.id  # the id read now: after the save, game is expired
     try:
         typed = entry.read()
         if typed is None:
@@ -95,13 +95,13 @@ def _post_round(game: Game, entry: RoundEntry) -> Response | tuple[str | Respons
             user=current_user,
         )
     except services.AlreadySent as dup:
-        return _sent_twice(game.id, entry, dup.round_number)
+        return _sent_twice(game_id, entry, dup.round_number)
     except services.Conflict:
-        return offline.changed_meanwhile() if entry.queued else _conflict(game.id, entry)
+        return offline.changed_meanwhile() if entry.queued else _conflict(game_id, entry)
     except RecordError as exc:
         entry.refuse(exc)
         return entry.render(422)
-    return _saved(game.id, entry, form.submission.data)
+    return _saved(game_id, entry, form.submission.data)
 
 
 def _sent_twice(

@@ -7,6 +7,8 @@ import hashlib
 import re
 
 from flask import flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
@@ -14,8 +16,10 @@ from ... import services
 from ...models import Night
 from ...rules import VARIANTS, RecordError, Variant
 from ..nights import night_or_404
+from ..refusals import refusal_text, said_text
 from .blueprint import bp
 from .new_game_form import NewGameForm, new_game_form
+from .words import words_text
 
 
 @bp.route("/nights/<id:night_id>/games/new", methods=["GET", "POST"])
@@ -65,7 +69,13 @@ def _deck_advice(variant: Variant, seated: int, rows: int) -> tuple[str, dict[in
     settings = variant.default_settings()
 
     def said(players: int) -> str:
-        return f"Cards for {players} players: {variant.deck_advice(players, settings)}."
+        advice = said_text(variant.deck_advice(players, settings).said)
+        return ngettext(
+            "Cards for %(num)s player: %(deck)s.",
+            "Cards for %(num)s players: %(deck)s.",
+            players,
+            deck=advice,
+        )
 
     counts = range(2, max(rows, seated, 2) + 2)  # + 1: a player added on the form
     return said(max(seated, 2)), {n: said(n) for n in counts}
@@ -80,7 +90,7 @@ def _warnings(variant: Variant, players: int, form: NewGameForm, currency: str) 
         settings = variant.parse_settings({**form.settings(), "currency": currency})
     except RecordError:
         settings = variant.parse_settings({"currency": currency})  # refused when started
-    return variant.display.warnings(players, settings)
+    return [words_text(w) for w in variant.display.warnings_said(players, settings)]
 
 
 def _digest(warnings: list[str]) -> str:
@@ -101,15 +111,19 @@ def _start(night: Night, variant: Variant, form: NewGameForm) -> Response | None
             submission=form.submission.data,
         )
     except services.AlreadySent as done:
-        flash("That game was already started (sent twice): here it is, once.", "info")
+        flash(_("That game was already started (sent twice): here it is, once."), "info")
         return redirect(url_for("games.sheet", game_id=done.target_id))
     except services.Conflict:
-        form.general.append("Something changed at the same moment: try again.")
+        form.general.append(_("Something changed at the same moment: try again."))
     except RecordError as exc:
         form.refuse(exc)
     except services.Refused as exc:
-        form.general.append(str(exc))
+        form.general.append(refusal_text(exc))
     else:
-        flash(f"{game.title} started: {game.first_dealer} deals first.", "success")
+        title = said_text(variant.title_said)
+        flash(
+            _("%(game)s started: %(name)s deals first.", game=title, name=game.first_dealer),
+            "success",
+        )
         return redirect(url_for("games.sheet", game_id=game.id))
     return None

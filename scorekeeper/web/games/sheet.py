@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask import abort, make_response, render_template, request, session
+from flask_babel import get_locale, gettext
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
@@ -19,21 +21,25 @@ from ...models import Game
 from ...reports.chart import game_chart
 from ...rules import Standings, format_money, get_variant
 from ...rules.cards import describe_flipped_card
-from ...rules.display import Fact, cell_marks, legend, rebuy_reached
+from ...rules.display import Fact, GameDisplay, cell_marks, legend, rebuy_reached
+from ...rules.settings import Settings
 from ...rules.table import joiners_seated
 from ..fields import checked_whole, new_submission
 from ..headers import templates_version, unchanged
+from ..refusals import said_text
 from ..streams import stream_url
 from .blueprint import bp, game_or_404, owned_stamp, stamp_or_404, with_stamp
+from .words import words_text
 
 
 def _etag(game_id: int, version: int) -> str:
     """The sheet's ETag: the game's version, the templates, and the session's CSRF token
     (the page holds it in its forms: a browser restarted with a new session must not be
-    answered 304 and keep a page whose Undo and Log out would be refused)."""
+    answered 304 and keep a page whose Undo and Log out would be refused), and the
+    language the page is written in."""
     token = session.get("csrf_token")
     tag = hashlib.sha256(token.encode()).hexdigest()[:12] if isinstance(token, str) else "none"
-    return f"g{game_id}-v{version}-t{templates_version()}-s{tag}"
+    return f"g{game_id}-v{version}-t{templates_version()}-s{tag}-l{get_locale()}"
 
 
 def _not_modified(stamp: services.GameStamp) -> Response | None:
@@ -53,7 +59,7 @@ class SheetHead:
     night_name: str
     title: str
     variant: str
-    round_word: str  # "round"; "deal" in Contract
+    round_word: str  # "round"; "deal" in Contract (in the reader's language)
     owned: bool  # the night's owner (not a co-keeper): Show players, Delete game
 
     @classmethod
@@ -63,9 +69,9 @@ class SheetHead:
             stamp.game_id,
             stamp.night_id,
             stamp.night_name,
-            variant.title,
+            said_text(variant.title_said),
             stamp.variant,
-            variant.display.round_word,
+            said_text(variant.display.round_said()),
             stamp.owned,
         )
 
@@ -97,7 +103,7 @@ SHEET_CACHE = DocumentCache("sheet", max_bytes=32 * 1024 * 1024, max_entries=2_0
 def _parts(stamp: services.GameStamp, load: Callable[[], Game]) -> SheetParts:
     """The sheet's cached parts for this stored state of the game, or render them (and
     keep them only when the game as loaded is the state the stamp names)."""
-    key = f"{stamp.key}:{templates_version()}"
+    key = f"{stamp.key}:{templates_version()}:{get_locale()}"  # drawn in one language
     found: SheetParts | None = SHEET_CACHE.get(key)
     if found is not None:
         return found
@@ -225,7 +231,7 @@ class SheetView:
     def __init__(self, game: Game, s: Standings, *, chart_uid: str = "chart") -> None:
         variant, settings = s.variant, s.record.settings
         self.currency = s.pot.currency
-        self.labels = [variant.round_label(r.number) for r in s.rounds]
+        self.labels = [words_text(variant.round_label_said(r.number)) for r in s.rounds]
         self.word_labels = any(not label.isdigit() for label in self.labels)  # Texas: Threes
         self.leaders = set(s.groups[0]) if s.groups and s.rounds else set()
         self.next = s.upcoming(game.pending_joins)
@@ -240,20 +246,26 @@ class SheetView:
         }
         #: Who joins next round, and whom each sits after ("Dee after Bob").
         self.joining = [
-            f"{name} after {after}" for name, after in joiners_seated(s, game.pending_joins)
+            gettext("%(name)s after %(after)s", name=name, after=after)
+            for name, after in joiners_seated(s, game.pending_joins)
         ]
-        self.banner = variant.display.banner(self.next, settings) if self.next else []
-        self.notes = variant.display.banner_notes(self.next, settings) if self.next else []
+        self._banner(variant.display, settings)
         self.rules: list[Fact] = variant.display.table_rules(settings, len(s.players))
         self.takes_joins = "joins" in variant.round_inputs and not s.finished
         self.join_terms = s.join_terms() if self.takes_joins else None
         self.progress = {p.name: variant.display.progress(p) for p in s.players}
         #: Rows under the totals (Pool: drops left), a note under a name (Pool: out in
         #: deal 5), the words of a split and of a player no longer in.
-        self.figures = variant.display.figures(s.players, settings)
-        self.head_notes = {p.name: variant.display.head_note(p) for p in s.players}
-        self.split_words = variant.display.split_labels
-        self.out_word = variant.display.out_word
+        display = variant.display
+        self.figures = [
+            (words_text(label), values)
+            for label, values in display.figures_said(s.players, settings)
+        ]
+        self.head_notes = {p.name: words_text(display.head_note_said(p)) for p in s.players}
+        self.split_words = {
+            kind: said_text(display.split_said(kind)) for kind in display.split_labels
+        }
+        self.out_word = said_text(display.out_said())
         #: A game ended by agreement: how the pot was split; the rounds dealt before it.
         last = s.rounds[-1] if s.rounds else None
         self.agreed = self.split_words.get(last.split, last.split) if last and last.split else ""
@@ -268,15 +280,29 @@ class SheetView:
             for name in r.totals
         }
         #: Rows under the grid worked out from the rounds (Gin: boxes, bonus lines, final).
-        self.tally = variant.display.tally(s.rounds, s.players, settings, s.finished)
+        tally = display.tally_said(s.rounds, s.players, settings, s.finished)
+        self.tally = [(words_text(label), values) for label, values in tally]
         self.penalty = variant.low_is_good
-        used = legend(s.rounds, settings, went_out_note=variant.display.went_out_note(settings))
+        used = legend(s.rounds, settings, went_out=display.went_out_said(settings))
         self.legend = used if s.rounds else []  # the marks in the grid, as on paper
         self.chart = game_chart(s, uid=chart_uid)  # running totals, drawn (reports/_chart.html)
+
+    def _banner(self, display: GameDisplay[Any], settings: Settings) -> None:
+        """The next round's banner and the lines under it, in the reader's language."""
+        nr = self.next
+        self.banner = [words_text(w) for w in display.banner_said(nr, settings)] if nr else []
+        self.notes = [words_text(w) for w in display.banner_notes_said(nr, settings)] if nr else []
 
     def money(self, cents: int) -> str:
         return format_money(cents, self.currency)
 
     def rules_line(self) -> str:
-        """The table rules in one line, as printed on the sheets."""
-        return " · ".join(f"{f.label}: {f.value}" for f in self.rules)
+        """The table rules in one line, as printed on the sheets (in the reader's language)."""
+        return " · ".join(
+            gettext(
+                "%(label)s: %(value)s",
+                label=words_text(f.label_words),
+                value=words_text(f.value_words),
+            )
+            for f in self.rules
+        )
