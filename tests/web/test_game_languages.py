@@ -63,8 +63,10 @@ def test_a_vegas_game_reads_in_german(client):
     assert "Strafpunkte, wenig ist gut." in new  # the game's description
     assert "Wer überzieht, kauft standardmäßig nach" in new  # its setup hint
     assert "Karten für 3 Spieler: 1 Kartenspiel mit 2 Jokern." in new  # the deck advice
-    # The setting fields' labels are the form's (game_form.py: SettingSpec.label_said).
+    # The setting fields' labels and help: SettingSpec.label_said, said as the page is drawn.
+    assert "Höchstpunktzahl" in new and "Einsatz" in new
     absent(new, [*PAGE, "Players in seat order", "Start the game", "Penalty points"])
+    absent(new, ["Max score", "Buy-in"])
     choose = text_of(client.get(f"/nights/{night}/games/new"))
     assert "Kontrakt-Rommé" in choose and "Gin-Rommé" in choose and "Pool-Rommé" in choose
     absent(choose, ["Contract Rummy", "pick the game", "Classic rummy"])

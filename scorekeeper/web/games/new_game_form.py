@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from flask import request
+from flask_babel import LazyString
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
@@ -30,6 +31,7 @@ from ...rules.names import MAX_NAME_LENGTH, clean_name
 from ...rules.rounds import MAX_PLAYERS
 from ...rules.settings import SettingSpec
 from ..fields import TOO_LONG, MoneyField, OneTimeForm, WholeRange, options
+from ..refusals import said_text
 
 
 # -------------------------------------------------------------------- fields by kind ---
@@ -92,26 +94,37 @@ class ChoiceField(SelectField):
             )
 
 
+def _label(spec: SettingSpec) -> Any:
+    """The setting's label, said in the reader's language when the page is drawn (the
+    form's class is made once, its words each time)."""
+    return LazyString(lambda: said_text(spec.label_said))
+
+
+def _description(spec: SettingSpec) -> Any:
+    said = spec.description_said
+    return LazyString(lambda: said_text(said)) if said is not None else ""
+
+
 def _field_for(spec: SettingSpec) -> Field:
     """The form field of one setting, by its kind."""
     if spec.kind == "money":
-        return MoneyField(spec.label, description=spec.description)
+        return MoneyField(_label(spec), description=_description(spec))
     if spec.kind == "split":
-        return PotSplitField(spec.label, description=spec.description)
+        return PotSplitField(_label(spec), description=_description(spec))
     if spec.kind == "wholes":
-        return WholesField(spec.label, description=spec.description)
+        return WholesField(_label(spec), description=_description(spec))
     if spec.kind == "flag":
-        return BooleanField(spec.label, description=spec.description)
+        return BooleanField(_label(spec), description=_description(spec))
     if spec.kind == "choice":
         return ChoiceField(
-            spec.label,
-            description=spec.description,
+            _label(spec),
+            description=_description(spec),
             choices=options([(str(c), str(c)) for c in spec.choices]),
             validate_choice=False,
         )
     return IntegerField(
-        spec.label,
-        description=spec.description,
+        _label(spec),
+        description=_description(spec),
         validators=[Optional(), WholeRange(spec.low, spec.high)],
         render_kw={"inputmode": "numeric"},
     )
