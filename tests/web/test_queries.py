@@ -355,7 +355,8 @@ def test_every_change_to_a_game_locks_its_row_before_writing(
     PostgreSQL ends one of them as a deadlock, a 500 for a keeper (seen in
     tests/load/test_concurrency.py: two corrections of one round, where one transaction
     updated the round before the game and the other the game before the round). Every
-    change first locks the games' rows (``SELECT ... FOR UPDATE``, in id order), before
+    change first locks the games' rows (``SELECT ... FOR NO KEY UPDATE``, the lock an
+    UPDATE takes, in id order), before
     its first INSERT, UPDATE or DELETE, or makes the game's row its first write (a round
     added at the end counts the version up first); the second change then waits."""
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
@@ -374,7 +375,8 @@ def test_every_change_to_a_game_locks_its_row_before_writing(
         locks = [
             i
             for i, s in enumerate(statements)
-            if ("FOR UPDATE" in s and "games" in s) or re.match(r"\s*UPDATE games ", s)
+            if (re.search(r"FOR (NO KEY )?UPDATE", s) and "games" in s)
+            or re.match(r"\s*UPDATE games ", s)
         ]
         assert writes and locks and locks[0] <= writes[0], (label, statements)
 
