@@ -60,10 +60,19 @@ def wait_for(url: str, seconds: float = 30) -> None:
             time.sleep(0.2)
 
 
+#: The browser's language (--language): sent with every request, so each page speaks it
+#: (the seeded keeper's account follows the browser).
+HEADERS: dict[str, str] = {}
+
+
+def headers_for(cookie: str | None) -> dict[str, str]:
+    return {**HEADERS, **({"Cookie": cookie} if cookie else {})}
+
+
 def warm_up(url: str, cookie: str | None, times: int = 6) -> None:
     """A server that has been up a while has compiled its templates: ask each page a few
     times (every gunicorn worker) so the audit does not time a cold first request."""
-    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    request = urllib.request.Request(url, headers=headers_for(cookie))
     for _ in range(times):
         with urllib.request.urlopen(request, timeout=10) as response:
             response.read()
@@ -94,9 +103,9 @@ def lighthouse(url: str, out: Path, cookie: str | None, workdir: Path) -> dict:
         f"--chrome-flags={CHROME_FLAGS}",
         "--quiet",
     ]
-    if cookie:
+    if headers_for(cookie):
         headers = workdir / "headers.json"
-        headers.write_text(json.dumps({"Cookie": cookie}))
+        headers.write_text(json.dumps(headers_for(cookie)))
         cmd.append(f"--extra-headers={headers}")
     env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}
     subprocess.run(cmd, check=True, env=env, timeout=300)
@@ -105,7 +114,7 @@ def lighthouse(url: str, out: Path, cookie: str | None, workdir: Path) -> dict:
 
 def gzipped(url: str, cookie: str | None) -> int:
     """What the resource would weigh gzip-compressed (level 6, as nginx's default)."""
-    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    request = urllib.request.Request(url, headers=headers_for(cookie))
     with urllib.request.urlopen(request, timeout=10) as response:
         return len(gzip.compress(response.read(), compresslevel=6))
 
@@ -178,7 +187,13 @@ def main() -> int:
         help="serve through gzipped.py, as behind a proxy that compresses (for comparison: "
         "the app compresses its own responses, brotli or gzip)",
     )  # fmt: skip
+    parser.add_argument(
+        "--language", default="", help="the browser's language for every page (de, hi...)"
+    )
     args = parser.parse_args()
+    if args.language:
+        HEADERS["Accept-Language"] = args.language
+    suffix = ("-gzip" if args.gzip else "") + (f"-{args.language}" if args.language else "")
     if not LIGHTHOUSE.exists():
         sys.exit(f"{LIGHTHOUSE} is missing: run benchmarks/lighthouse/run.sh")
     args.reports.mkdir(parents=True, exist_ok=True)
@@ -219,7 +234,7 @@ def main() -> int:
         pages = [p for p in pages if not args.pages or p[0].split()[0] in args.pages]
         for name, path, cookie in pages:
             warm_up(base + path, cookie)
-            out = args.reports / f"{name.split()[0]}{'-gzip' if args.gzip else ''}.json"
+            out = args.reports / f"{name.split()[0]}{suffix}.json"
             reports = []
             for run in range(args.runs):
                 reports.append(lighthouse(base + path, out.with_suffix(f".{run}.json"),
@@ -253,7 +268,8 @@ def main() -> int:
     )
     served = "through gzipped.py" if args.gzip else "compressed by the app (as deployed)"
     print(f"Lighthouse {rows[0]['lighthouse']}, mobile, simulated throttling, median of "
-          f"{args.runs} runs, {served}; reports in {args.reports}")  # fmt: skip
+          f"{args.runs} runs, {served}, language {args.language or 'en'}; reports in "
+          f"{args.reports}")  # fmt: skip
     print(header)
     for r in rows:
         print(
@@ -272,7 +288,7 @@ def main() -> int:
             status = 1
         for audit in r["failing_accessibility"]:
             print(f"  accessibility audit failing on {r['page']}: {audit}")
-    summary = args.reports / f"summary{'-gzip' if args.gzip else ''}.json"
+    summary = args.reports / f"summary{suffix}.json"
     summary.write_text(json.dumps(rows, indent=2))
     return status
 
