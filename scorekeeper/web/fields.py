@@ -11,6 +11,8 @@ import uuid
 from typing import Any
 
 from babel import Locale
+from babel.numbers import format_decimal
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -35,9 +37,18 @@ MAX_ID = 2**31 - 1  # ids are INTEGER columns
 
 
 @functools.cache
+def locale_name(code: str) -> str:
+    """A locale money may be written in, named in the reader's language."""
+    return Locale.parse(code).get_display_name(str(get_locale() or "en")) or code
+
+
 def locale_names() -> dict[str, str]:
-    """Each locale a night's money may be written in, by its name in its own language."""
-    return {code: Locale.parse(code).display_name or code for code in LOCALES}
+    """Each locale a night's money may be written in, by its name in the reader's language
+    and how it writes a number ("German (Switzerland) · 1’234.50")."""
+    return {
+        code: f"{locale_name(code)} · {format_decimal(1234.5, format='#,##0.00', locale=code)}"
+        for code in LOCALES
+    }
 
 
 def locale_choices() -> list[SelectChoice]:

@@ -22,7 +22,7 @@ from ..rules import RecordError, format_money
 from ..rules.money import rounding_steps, step_said
 from ..services import ledger, settle
 from .changes import RACE, attempt
-from .fields import checked_whole, locale_choices, locale_names, options
+from .fields import checked_whole, locale_choices, locale_name, options
 from .night_words import day_short, said
 from .nights import night_or_404
 from .refusals import refusal_text
@@ -266,6 +266,6 @@ def locale(night_id: int) -> Response:
         return _done(night_id)
     return _record(
         lambda: services.set_locale(night, form.locale.data),
-        lambda _done: _("Money is written as in %(place)s.", place=locale_names()[night.locale]),
+        lambda _done: _("Money is written as in %(place)s.", place=locale_name(night.locale)),
         night_id,
     )
