@@ -11,6 +11,7 @@ from typing import Any
 
 from ..rules import Settings, get_variant
 from .common import MM_PT, Heading, Page, check_paper, make_heading
+from .words import said
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +23,7 @@ class BlankColumn:
 
 @dataclass(frozen=True, slots=True)
 class BlankRow:
-    labels: tuple[str, ...]  # one per label column
+    labels: tuple[str, ...]  # one per label column, in the sheet's language
     emphasis: bool = False  # Texas ×2 / ×3 rows
 
 
@@ -67,10 +68,11 @@ def blank_sheet_context(
         settings = variant.parse_settings(dict(settings))
     names = tuple(players)
     page = Page(check_paper(paper), landscape=len(names) > 10)
-    footer = variant.display.blank_footers()
+    footer = [said(row) for row in variant.display.blank_footers()]
     columns = [
-        BlankColumn(c.head, round(c.width * BLANK_MM_PER_CH, 1), c.kind)
+        BlankColumn(head, round(max(c.width, len(head)) * BLANK_MM_PER_CH, 1), c.kind)
         for c in variant.display.blank_columns()
+        for head in [said(c.head)]  # a longer word than the English widens its column
     ]
     fixed = variant.display.blank_rows(len(names), settings)
     # Long names wrap in the table header: leave room for the extra lines.
@@ -89,7 +91,10 @@ def blank_sheet_context(
         rows = [BlankRow((str(n),) + ("",) * (len(columns) - 1)) for n in range(1, count + 1)]
         row_mm = BLANK_ROW_MM
     else:
-        rows = [BlankRow(labels, variant.multiplier(i) > 1) for i, labels in enumerate(fixed, 1)]
+        rows = [
+            BlankRow(tuple(said(x) for x in labels), variant.multiplier(i) > 1)
+            for i, labels in enumerate(fixed, 1)
+        ]
         row_mm = min(BLANK_TALL_ROW_MM, int(room_mm / len(rows) * 2) / 2)
     heading = make_heading(
         variant, settings, len(names), title=title, night_name=night_name, date=date
@@ -103,5 +108,5 @@ def blank_sheet_context(
         row_height_mm=row_mm,
         footer_rows=tuple(footer),
         footer_height_mm=BLANK_FOOTER_MM,
-        note=variant.display.blank_note(settings),
+        note=said(variant.display.blank_note(settings)),
     )

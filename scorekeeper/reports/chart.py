@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..rules import Standings
 from .words import gettext as _
+from .words import said
 
 #: The chart's width in its own units (SVG user units, about CSS pixels on a phone: the
 #: text stays legible on a 360 px screen and the chart scales up from there).
@@ -267,7 +268,7 @@ def game_chart(s: Standings, *, uid: str = "chart") -> Chart | None:
                 note=notes[name],
             )
         )
-    rules = tuple(Rule(line.label, line.value, f.y(line.value)) for line in lines)
+    rules = tuple(Rule(said(line.label), line.value, f.y(line.value)) for line in lines)
     return Chart(
         uid=uid,
         width=WIDTH,
