@@ -30,10 +30,9 @@ from .common import (
     fit_page,
     make_heading,
     names_text,
-    ordinal,
     pot_summary,
 )
-from .words import SOURCE, language, ngettext, said
+from .words import SOURCE, language, ngettext, place_text, said
 from .words import gettext as _
 
 _SUPERSCRIPT = str.maketrans("0123456789+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺")
@@ -345,7 +344,7 @@ def game_sheet_context(
 def _place(standings: Standings, name: str) -> str:
     p = standings.player(name)
     tied = sum(1 for q in standings.players if q.place == p.place) > 1
-    return ("=" if tied else "") + ordinal(p.place)
+    return ("=" if tied else "") + place_text(p.place)
 
 
 def _ranking(standings: Standings, pot: PotSummary) -> list[Placing]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from babel.dates import format_datetime
+from babel.dates import format_datetime, format_skeleton
 
 from ..rules import Settlement, Standings, format_money
 from ..rules.money import signed_money
@@ -217,8 +217,13 @@ def _with_ways_to_pay(transfer: OpenTransfer, currency: str) -> str:
 
 
 def _when(moment: datetime) -> str:
-    """``28 Nov 21:43``, the month as the reader's language shortens it."""
-    return format_datetime(moment, "dd MMM HH:mm", locale=language())
+    """``28 Nov 21:43``, the day and month as the reader's language writes them
+    (``28. Nov. 21:43``); the English as it always read."""
+    said_in = language()
+    if said_in == "en":
+        return format_datetime(moment, "dd MMM HH:mm", locale="en")
+    day = format_skeleton("MMMd", moment, locale=said_in)
+    return f"{day} {format_datetime(moment, 'HH:mm', locale=said_in)}"
 
 
 def book_summary(book: NightBook) -> NightSummary:

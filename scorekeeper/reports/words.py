@@ -22,6 +22,7 @@ from typing import Any
 import jinja2
 from babel.support import NullTranslations, Translations
 
+from ..rules.display import ordinal
 from ..rules.errors import ENGLISH, Param, Said, english
 
 CATALOGS = Path(__file__).resolve().parent.parent / "translations"
@@ -122,6 +123,17 @@ def _param(value: Param, said_in: str) -> str:
 
         return format_list([str(n) for n in value], style="or", locale=said_in)
     return english(value)
+
+
+def place_text(place: int) -> str:
+    """A place in the ranking as the language writes it: "1st", "1.", "1er", "पहला"."""
+    if language() == SOURCE:
+        return ordinal(place)
+    if place == 1:
+        return gettext("1st")
+    if place == 2:
+        return gettext("2nd")
+    return gettext("3rd") if place == 3 else gettext("%(place)sth", place=place)
 
 
 def names_text(names: list[str] | tuple[str, ...]) -> str:

@@ -64,6 +64,19 @@ SHEETS: dict[str, str] = {
     "sheet.row.rebuys": "Re-buys",
     "sheet.row.contract": "Contract",
     "sheet.row.done": "done",
+    # Dummy's twelve contracts, the blank sheet's rows (``dummy.CONTRACTS``)
+    "sheet.dummy.1": "two 3-of-a-kind",
+    "sheet.dummy.2": "one 3-of-a-kind and one run of 4",
+    "sheet.dummy.3": "two 4-of-a-kind",
+    "sheet.dummy.4": "two runs of 4",
+    "sheet.dummy.5": "one 4-of-a-kind and one run of 4",
+    "sheet.dummy.6": "two 3-of-a-kind and one run of 4",
+    "sheet.dummy.7": "one 3-of-a-kind and one run of 7",
+    "sheet.dummy.8": "three 3-of-a-kind",
+    "sheet.dummy.9": "two 5-of-a-kind",
+    "sheet.dummy.10": "two runs of 5",
+    "sheet.dummy.11": "one 8-of-a-kind",
+    "sheet.dummy.12": "one run of 10",
     # the lines across the score chart (Vegas' max score, the target: ``fact.*``)
     "chart.rejoin_limit": "Rejoin limit",
 }

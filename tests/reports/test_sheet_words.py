@@ -93,6 +93,12 @@ BLANK: dict[str, tuple[dict[str, Any], dict[str, tuple[str, ...]], tuple[str, ..
         {"de": ("Kreise die Punkte", "Dreien", "Karten"), "hi": ("गोला बनाएँ", "पत्ते")},
         ("Circle the score", "Cards"),  # "Threes": the rows' own (the wild rule says it too)
     ),
+    "dummy": (
+        {},
+        {"de": ("zwei 3er-Sätze", "eine 10er-Folge", "Kontrakt"),
+         "hi": ("3 के दो सेट", "10 का एक सीक्वेंस")},
+        ("two 3-of-a-kind", "one run of 10", "Write each round's points"),
+    ),
     "contract": (
         {},
         {"de": ("Kontrakt", "Asse 15"), "hi": ("कॉन्ट्रैक्ट", "इक्के 15")},
@@ -122,10 +128,10 @@ FILLED = {
         samples.vegas_game,
         {
             "de": ("Nachkäufe", "Höchstpunktzahl 100", "Höchstpunktzahl: 100", "Einsatz $2.00",
-                   "Joker"),
-            "hi": ("री-बाय", "अधिकतम अंक: 100", "एंट्री $2.00"),
+                   "Joker", "Platz 1. 3. 2.", "Nr."),
+            "hi": ("री-बाय", "अधिकतम अंक: 100", "एंट्री $2.00", "पहला", "दूसरा"),
         },
-        ("Re-buys", "Max score", "Buy-in", "expired and re-bought", "Rd "),
+        ("Re-buys", "Max score", "Buy-in", "expired and re-bought", "Rd ", "1st", "2nd"),
     ),
     "pool": (
         pool_game,
@@ -162,7 +168,7 @@ def test_a_filled_sheet_in_the_keepers_language(
 
 def test_the_english_sheets_keep_their_words(pdf_file: WritePdf) -> None:
     vegas = squash(text_of(pdf_file(game_sheet_pdf(load_game(samples.vegas_game()), title=""))))
-    for words in ("Re-buys", "Max score 100", "Max score: 100", "Rd Wild"):
+    for words in ("Re-buys", "Max score 100", "Max score: 100", "Rd Wild", "Place 1st 3rd 2nd"):
         assert words in vegas, words
     blank = squash(text_of(pdf_file(blank_sheet_pdf("pool", ["Ann", "Bob"], {}, title=""))))
     for words in ("Whoever shows scores 0", "Drops left", "Deal Wild"):

@@ -81,7 +81,7 @@ class DummyDisplay(GameDisplay["Dummy"]):
         return [Column("", 3, "right", "num"), Column(contract, 21, "left", "text")]
 
     def blank_rows(self, players: int, settings: Settings) -> list[tuple[Words, ...]] | None:
-        return [(f"{i}", text) for i, text in enumerate(CONTRACTS, 1)]
+        return [(f"{i}", say(f"sheet.dummy.{i}")) for i in range(1, len(CONTRACTS) + 1)]
 
     def blank_note(self, settings: Settings) -> Words:
         return say("sheet.note.dummy")
