@@ -15,6 +15,7 @@ Vegas the max score, Rummy the target), so nothing here asks which game it draws
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,6 +92,21 @@ class Rule:
         """About the width of ``text`` in chart units (for the backing that keeps it
         legible where lines cross it)."""
         return round(len(self.text) * TICK_FONT * CHAR_WIDTH + 6, 1)
+
+    @property
+    def paper_text(self) -> str:
+        """What paper draws on the line: WeasyPrint's SVG text does not shape an Indic
+        script (its vowel signs fall apart), so a label in one is left to the list under
+        the drawing, and the line says its value."""
+        return str(self.value) if _SHAPED.search(self.label) else self.text
+
+    @property
+    def paper_width(self) -> float:
+        return round(len(self.paper_text) * TICK_FONT * CHAR_WIDTH + 6, 1)
+
+
+#: Scripts whose letters need shaping (Devanagari and the other Indic scripts).
+_SHAPED = re.compile("[\u0900-\u0dff]")
 
 
 @dataclass(frozen=True, slots=True)

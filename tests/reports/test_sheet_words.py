@@ -226,3 +226,13 @@ def test_the_chart_lines_and_notes_are_message_ids() -> None:
     assert note.english.startswith("At 100 or more you expire: re-buy for $2.00 (back to")
     (line,) = vegas.display.chart_lines(settings)
     assert isinstance(line.label, Said) and line.label.english == "Max score"
+
+
+def test_paper_draws_an_indic_chart_line_by_its_value() -> None:
+    """WeasyPrint's SVG text does not shape Devanagari: on paper a Hindi line's label is
+    left to the list under the chart (tested above: अधिकतम अंक: 100), the line says 100."""
+    from scorekeeper.reports.chart import Rule
+
+    assert Rule("अधिकतम अंक", 100, 0.0).paper_text == "100"
+    assert Rule("Höchstpunktzahl", 100, 0.0).paper_text == "Höchstpunktzahl 100"
+    assert Rule("Max score", 100, 0.0).paper_text == Rule("Max score", 100, 0.0).text
