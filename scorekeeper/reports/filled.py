@@ -187,6 +187,27 @@ def _footers(standings: Standings, names: tuple[str, ...]) -> list[tuple[str, li
     ]
 
 
+def _label_columns(standings: Standings, rounds: int) -> list[LabelColumn]:
+    """The game's columns that label a round, each as wide as its head and its labels in
+    the sheet's language need (a German "Sechsen" is longer than "Sixes")."""
+    display, settings = standings.variant.display, standings.record.settings
+    players = len(standings.players)
+    played = [(r.number, r.wild) for r in standings.rounds]
+    if standings.next_round is not None:
+        played.append((standings.next_round.number, None))
+    labels = [
+        [said(x) for x in display.sheet_labels(number, players, settings, wild)]
+        for number, wild in played
+    ]
+    return [
+        LabelColumn(
+            head, max(c.width, len(head) + 1, *(len(row[i]) + 1 for row in labels)), c.align
+        )
+        for i, c in enumerate(display.sheet_columns(rounds))
+        for head in [said(c.head)]
+    ]
+
+
 @dataclass
 class _Layout:
     """The monospaced widths of the printed grid, in characters, and its lines as text."""
@@ -209,12 +230,7 @@ class _Layout:
     ) -> _Layout:
         names = [p.name for p in standings.players]
         dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
-        own_columns = standings.variant.display.sheet_columns(len(grid))
-        columns = [  # a longer word than the English widens its column
-            LabelColumn(head, max(c.width, len(head) + 1), c.align)
-            for c in own_columns
-            for head in [said(c.head)]
-        ]
+        columns = _label_columns(standings, len(grid))
         columns.append(LabelColumn(_("Deals"), dealer_ch))
         label_ch = sum(c.width_ch for c in columns)
         cells = [c for row in grid for c in row if c is not None]

@@ -77,6 +77,14 @@ SHEETS: dict[str, str] = {
     "sheet.dummy.10": "two runs of 5",
     "sheet.dummy.11": "one 8-of-a-kind",
     "sheet.dummy.12": "one run of 10",
+    # Contract Rummy's seven contracts, short for a column of the filled sheet
+    "sheet.short.1": "2 sets",
+    "sheet.short.2": "set+run",
+    "sheet.short.3": "2 runs",
+    "sheet.short.4": "3 sets",
+    "sheet.short.5": "2 sets+run",
+    "sheet.short.6": "set+2 runs",
+    "sheet.short.7": "3 runs",
     # the lines across the score chart (Vegas' max score, the target: ``fact.*``)
     "chart.rejoin_limit": "Rejoin limit",
 }

@@ -71,5 +71,12 @@ SHEETS = {
     "sheet.dummy.10": _l("two runs of 5"),
     "sheet.dummy.11": _l("one 8-of-a-kind"),
     "sheet.dummy.12": _l("one run of 10"),
+    "sheet.short.1": _l("2 sets"),
+    "sheet.short.2": _l("set+run"),
+    "sheet.short.3": _l("2 runs"),
+    "sheet.short.4": _l("3 sets"),
+    "sheet.short.5": _l("2 sets+run"),
+    "sheet.short.6": _l("set+2 runs"),
+    "sheet.short.7": _l("3 runs"),
     "chart.rejoin_limit": _l("Rejoin limit"),
 }

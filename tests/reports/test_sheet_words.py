@@ -59,6 +59,19 @@ def gin_game() -> dict[str, Any]:
     return {"variant": "gin", "settings": {"stake": 2}, "players": ["Ann", "Bob"], "rounds": rounds}
 
 
+def contract_game() -> dict[str, Any]:
+    rounds = [
+        {"went_out": "Ann", "hands": {"Bob": 10, "Cy": 20}},
+        {"went_out": "Bob", "hands": {"Ann": 5, "Cy": 20}},
+    ]
+    return {
+        "variant": "contract",
+        "settings": {},
+        "players": ["Ann", "Bob", "Cy"],
+        "rounds": rounds,
+    }
+
+
 #: (variant, settings) of each blank sheet; what German and Hindi must say; the English gone.
 BLANK: dict[str, tuple[dict[str, Any], dict[str, tuple[str, ...]], tuple[str, ...]]] = {
     "vegas": (
@@ -149,6 +162,16 @@ FILLED = {
         },
         ("Boxes", "Target", "Hand points", "knocked and won"),
     ),
+    "contract": (
+        contract_game,
+        {"de": ("Satz+Folge", "2 Folgen", "Kontrakt"), "hi": ("सेट+सीक्वेंस", "कॉन्ट्रैक्ट")},
+        ("set+run", "2 runs", "Contract Cards"),
+    ),
+    "texas": (  # a row's label as long as its word: Sechsen, Siebenen
+        lambda: samples.texas_game(7),
+        {"de": ("Sechsen 6", "Siebenen 7", "Runde Karten"), "hi": ("राउंड पत्ते",)},
+        ("Sixes", "Sevens", "Round Cards", "Sechs…"),
+    ),
 }  # fmt: skip
 
 
@@ -236,3 +259,11 @@ def test_paper_draws_an_indic_chart_line_by_its_value() -> None:
     assert Rule("अधिकतम अंक", 100, 0.0).paper_text == "100"
     assert Rule("Höchstpunktzahl", 100, 0.0).paper_text == "Höchstpunktzahl 100"
     assert Rule("Max score", 100, 0.0).paper_text == Rule("Max score", 100, 0.0).text
+
+
+def test_the_contracts_said_are_the_games_own() -> None:
+    from scorekeeper.rules.games.contract import SHORT_CONTRACTS
+    from scorekeeper.rules.games.dummy import CONTRACTS
+
+    assert [ENGLISH[f"sheet.dummy.{i}"] for i in range(1, 13)] == list(CONTRACTS)
+    assert [ENGLISH[f"sheet.short.{i}"] for i in range(1, 8)] == list(SHORT_CONTRACTS)

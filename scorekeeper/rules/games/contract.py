@@ -98,10 +98,10 @@ class ContractDisplay(GameDisplay["Contract"]):
 
     def sheet_labels(
         self, number: int, players: int, settings: Settings, wild: str | None
-    ) -> tuple[str, ...]:
+    ) -> tuple[Words, ...]:
         return (
             str(number),
-            SHORT_CONTRACTS[min(number, MAX_DEALS) - 1],
+            say(f"sheet.short.{min(number, MAX_DEALS)}"),  # SHORT_CONTRACTS in words
             str(self.variant.cards_per_player(number, players, settings)),
         )
 
