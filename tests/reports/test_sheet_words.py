@@ -267,3 +267,15 @@ def test_the_contracts_said_are_the_games_own() -> None:
 
     assert [ENGLISH[f"sheet.dummy.{i}"] for i in range(1, 13)] == list(CONTRACTS)
     assert [ENGLISH[f"sheet.short.{i}"] for i in range(1, 8)] == list(SHORT_CONTRACTS)
+
+
+def test_the_summary_says_who_pays_whom_in_the_keepers_language() -> None:
+    from scorekeeper.reports import night_summary_text
+    from scorekeeper.rules import parse_night
+
+    currency, games = parse_night(samples.night())
+    night = [(f"{i}", g) for i, g in enumerate(games, 1)]
+    german = night_summary_text("Friday", "2026-11-22", currency, night, language="de")
+    assert "Bob zahlt Ann $7.00" in german and "pays" not in german
+    english = night_summary_text("Friday", "2026-11-22", currency, night)
+    assert "Bob pays Ann $7.00" in english
