@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules import Settings, get_variant
+from ..rules.display import Column, Words, in_english
 from .common import MM_PT, Heading, Page, check_paper, make_heading
 from .words import said
 
@@ -51,6 +52,18 @@ BLANK_NAME_LINE_MM = 4.2
 BLANK_MM_PER_CH = 2.4  # a label column's width in mm per character the variant gives
 
 
+def _columns(own: Sequence[Column], rows: Sequence[Sequence[Words]]) -> list[BlankColumn]:
+    """The label columns in the sheet's language: a head or a row's label longer than
+    its English widens its column by the difference (the English sheet as it was)."""
+    out = []
+    for i, c in enumerate(own):
+        head = said(c.head)
+        longer = [len(said(row[i])) - len(in_english(row[i])) for row in rows]
+        width = max(c.width, len(head)) + max([0, *longer])
+        out.append(BlankColumn(head, round(width * BLANK_MM_PER_CH, 1), c.kind))
+    return out
+
+
 def blank_sheet_context(
     variant_name: str,
     players: Sequence[str],
@@ -69,12 +82,8 @@ def blank_sheet_context(
     names = tuple(players)
     page = Page(check_paper(paper), landscape=len(names) > 10)
     footer = [said(row) for row in variant.display.blank_footers()]
-    columns = [
-        BlankColumn(head, round(max(c.width, len(head)) * BLANK_MM_PER_CH, 1), c.kind)
-        for c in variant.display.blank_columns()
-        for head in [said(c.head)]  # a longer word than the English widens its column
-    ]
     fixed = variant.display.blank_rows(len(names), settings)
+    columns = _columns(variant.display.blank_columns(), fixed or [])
     # Long names wrap in the table header: leave room for the extra lines.
     labels_mm = sum(c.width_mm for c in columns)
     column_mm = (page.width_pt / MM_PT - labels_mm) / max(1, len(names))
