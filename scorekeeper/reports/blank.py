@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules import Settings, get_variant
+from ..rules.display import Column, Words, in_english
 from .common import MM_PT, Heading, Page, check_paper, make_heading
+from .words import said
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +24,7 @@ class BlankColumn:
 
 @dataclass(frozen=True, slots=True)
 class BlankRow:
-    labels: tuple[str, ...]  # one per label column
+    labels: tuple[str, ...]  # one per label column, in the sheet's language
     emphasis: bool = False  # Texas ×2 / ×3 rows
 
 
@@ -50,6 +52,18 @@ BLANK_NAME_LINE_MM = 4.2
 BLANK_MM_PER_CH = 2.4  # a label column's width in mm per character the variant gives
 
 
+def _columns(own: Sequence[Column], rows: Sequence[Sequence[Words]]) -> list[BlankColumn]:
+    """The label columns in the sheet's language: a head or a row's label longer than
+    its English widens its column by the difference (the English sheet as it was)."""
+    out = []
+    for i, c in enumerate(own):
+        head = said(c.head)
+        longer = [len(said(row[i])) - len(in_english(row[i])) for row in rows]
+        width = max(c.width, len(head)) + max([0, *longer])
+        out.append(BlankColumn(head, round(width * BLANK_MM_PER_CH, 1), c.kind))
+    return out
+
+
 def blank_sheet_context(
     variant_name: str,
     players: Sequence[str],
@@ -67,12 +81,9 @@ def blank_sheet_context(
         settings = variant.parse_settings(dict(settings))
     names = tuple(players)
     page = Page(check_paper(paper), landscape=len(names) > 10)
-    footer = variant.display.blank_footers()
-    columns = [
-        BlankColumn(c.head, round(c.width * BLANK_MM_PER_CH, 1), c.kind)
-        for c in variant.display.blank_columns()
-    ]
+    footer = [said(row) for row in variant.display.blank_footers()]
     fixed = variant.display.blank_rows(len(names), settings)
+    columns = _columns(variant.display.blank_columns(), fixed or [])
     # Long names wrap in the table header: leave room for the extra lines.
     labels_mm = sum(c.width_mm for c in columns)
     column_mm = (page.width_pt / MM_PT - labels_mm) / max(1, len(names))
@@ -89,7 +100,10 @@ def blank_sheet_context(
         rows = [BlankRow((str(n),) + ("",) * (len(columns) - 1)) for n in range(1, count + 1)]
         row_mm = BLANK_ROW_MM
     else:
-        rows = [BlankRow(labels, variant.multiplier(i) > 1) for i, labels in enumerate(fixed, 1)]
+        rows = [
+            BlankRow(tuple(said(x) for x in labels), variant.multiplier(i) > 1)
+            for i, labels in enumerate(fixed, 1)
+        ]
         row_mm = min(BLANK_TALL_ROW_MM, int(room_mm / len(rows) * 2) / 2)
     heading = make_heading(
         variant, settings, len(names), title=title, night_name=night_name, date=date
@@ -103,5 +117,5 @@ def blank_sheet_context(
         row_height_mm=row_mm,
         footer_rows=tuple(footer),
         footer_height_mm=BLANK_FOOTER_MM,
-        note=variant.display.blank_note(settings),
+        note=said(variant.display.blank_note(settings)),
     )

@@ -15,11 +15,13 @@ Vegas the max score, Rummy the target), so nothing here asks which game it draws
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..rules import Standings
 from .words import gettext as _
+from .words import said
 
 #: The chart's width in its own units (SVG user units, about CSS pixels on a phone: the
 #: text stays legible on a 360 px screen and the chart scales up from there).
@@ -90,6 +92,21 @@ class Rule:
         """About the width of ``text`` in chart units (for the backing that keeps it
         legible where lines cross it)."""
         return round(len(self.text) * TICK_FONT * CHAR_WIDTH + 6, 1)
+
+    @property
+    def paper_text(self) -> str:
+        """What paper draws on the line: WeasyPrint's SVG text does not shape an Indic
+        script (its vowel signs fall apart), so a label in one is left to the list under
+        the drawing, and the line says its value."""
+        return str(self.value) if _SHAPED.search(self.label) else self.text
+
+    @property
+    def paper_width(self) -> float:
+        return round(len(self.paper_text) * TICK_FONT * CHAR_WIDTH + 6, 1)
+
+
+#: Scripts whose letters need shaping (Devanagari and the other Indic scripts).
+_SHAPED = re.compile("[\u0900-\u0dff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +284,7 @@ def game_chart(s: Standings, *, uid: str = "chart") -> Chart | None:
                 note=notes[name],
             )
         )
-    rules = tuple(Rule(line.label, line.value, f.y(line.value)) for line in lines)
+    rules = tuple(Rule(said(line.label), line.value, f.y(line.value)) for line in lines)
     return Chart(
         uid=uid,
         width=WIDTH,

@@ -19,7 +19,7 @@ from ..rules.display import Fact, ordinal, pot_split_text
 from ..rules.money import Entry, signed_money
 from .words import gettext as _
 from .words import names_text as _names_text
-from .words import ngettext
+from .words import ngettext, said
 
 Paper = Literal["A4", "Letter"]
 PAPERS: dict[str, tuple[float, float]] = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}
@@ -115,9 +115,14 @@ def make_heading(
         subtitle=subtitle,
         night_name=night_name or None,
         date=date or None,
-        facts=tuple(settings_facts(variant, settings, players)),
-        legend=(*card_legend(variant, settings), *marks),
+        facts=tuple(spoken(f) for f in settings_facts(variant, settings, players)),
+        legend=tuple(spoken(f) for f in (*card_legend(variant, settings), *marks)),
     )
+
+
+def spoken(fact: Fact) -> Fact:
+    """A fact as the document says it: its words in the document's language."""
+    return Fact(said(fact.label_words), said(fact.value_words))
 
 
 def settings_facts(variant: Variant, settings: Settings, players: int) -> list[Fact]:

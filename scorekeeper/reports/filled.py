@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..rules import RoundResult, Standings, format_money
-from ..rules.display import Fact, cell_marks, legend
+from ..rules.display import Fact, Words, cell_marks, legend
 from .chart import Chart, game_chart
 from .common import (
     LARGEST_FONT_PT,
@@ -30,10 +30,9 @@ from .common import (
     fit_page,
     make_heading,
     names_text,
-    ordinal,
     pot_summary,
 )
-from .words import SOURCE, language, ngettext
+from .words import SOURCE, language, ngettext, place_text, said
 from .words import gettext as _
 
 _SUPERSCRIPT = str.maketrans("0123456789+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺")
@@ -114,7 +113,7 @@ def _status(standings: Standings) -> str:
         ))  # fmt: skip
     nxt = standings.next_round
     assert nxt is not None
-    parts = standings.variant.display.banner(nxt, standings.record.settings)
+    parts = [said(p) for p in standings.variant.display.banner_said(nxt, standings.record.settings)]
     if language() == SOURCE:  # "Next: round 3, ..." (a German noun keeps its capital)
         parts = [parts[0][:1].lower() + parts[0][1:], *parts[1:]]
     what = ", ".join(parts)
@@ -133,7 +132,7 @@ def _status(standings: Standings) -> str:
 def _marks(standings: Standings) -> list[Fact]:
     settings = standings.record.settings
     facts = legend(
-        standings.rounds, settings, went_out_note=standings.variant.display.went_out_note(settings)
+        standings.rounds, settings, went_out=standings.variant.display.went_out_said(settings)
     )
     return [*facts, Fact("⁺ⁿ", _("the round's score, beside the running total"))]
 
@@ -168,19 +167,44 @@ def _grid(standings: Standings, names: tuple[str, ...]) -> list[list[Cell]]:
 
 
 def _footers(standings: Standings, names: tuple[str, ...]) -> list[tuple[str, list[str]]]:
-    """The rows under the grid: totals, places, and the game's own (re-buys, contracts)."""
+    """The rows under the grid: totals, places, and the game's own (re-buys, contracts,
+    Gin's tally, Pool's drops left), in the sheet's language."""
+    display, settings = standings.variant.display, standings.record.settings
     rebuys = dict.fromkeys(names, 0)
     for e in standings.pot.entries:
         if e.kind == "rebuy":
             rebuys[e.player] += 1
+    players, finished = standings.players, standings.finished
+    own: list[tuple[Words, Sequence[Words]]] = [
+        *display.footers(players, rebuys),
+        *display.tally_said(standings.rounds, players, settings, finished),
+        *display.figures_said(players, settings),
+    ]
     return [
-        (_("Total"), [str(p.total) for p in standings.players]),
-        (_("Place"), [_place(standings, p.name) for p in standings.players]),
-        *standings.variant.display.footers(standings.players, rebuys),
-        *standings.variant.display.tally(
-            standings.rounds, standings.players, standings.record.settings, standings.finished
-        ),
-        *standings.variant.display.figures(standings.players, standings.record.settings),
+        (_("Total"), [str(p.total) for p in players]),
+        (_("Place"), [_place(standings, p.name) for p in players]),
+        *((said(label), [said(v) for v in values]) for label, values in own),
+    ]
+
+
+def _label_columns(standings: Standings, rounds: int) -> list[LabelColumn]:
+    """The game's columns that label a round, each as wide as its head and its labels in
+    the sheet's language need (a German "Sechsen" is longer than "Sixes")."""
+    display, settings = standings.variant.display, standings.record.settings
+    players = len(standings.players)
+    played = [(r.number, r.wild) for r in standings.rounds]
+    if standings.next_round is not None:
+        played.append((standings.next_round.number, None))
+    labels = [
+        [said(x) for x in display.sheet_labels(number, players, settings, wild)]
+        for number, wild in played
+    ]
+    return [
+        LabelColumn(
+            head, max(c.width, len(head) + 1, *(len(row[i]) + 1 for row in labels)), c.align
+        )
+        for i, c in enumerate(display.sheet_columns(rounds))
+        for head in [said(c.head)]
     ]
 
 
@@ -206,8 +230,7 @@ class _Layout:
     ) -> _Layout:
         names = [p.name for p in standings.players]
         dealer_ch = min(9, max(5, *(len(n) for n in names)) + 1)
-        own_columns = standings.variant.display.sheet_columns(len(grid))
-        columns = [LabelColumn(c.head, c.width, c.align) for c in own_columns]
+        columns = _label_columns(standings, len(grid))
         columns.append(LabelColumn(_("Deals"), dealer_ch))
         label_ch = sum(c.width_ch for c in columns)
         cells = [c for row in grid for c in row if c is not None]
@@ -270,7 +293,7 @@ def _rows(
 
     def labels(number: int, dealer: str, wild: str | None) -> str:
         own = standings.variant.display.sheet_labels(number, players, settings, wild)
-        return layout.labels((*own, dealer))
+        return layout.labels((*(said(x) for x in own), dealer))
 
     rows: list[SheetRow] = []
     if any(handicaps.values()):
@@ -337,7 +360,7 @@ def game_sheet_context(
 def _place(standings: Standings, name: str) -> str:
     p = standings.player(name)
     tied = sum(1 for q in standings.players if q.place == p.place) > 1
-    return ("=" if tied else "") + ordinal(p.place)
+    return ("=" if tied else "") + place_text(p.place)
 
 
 def _ranking(standings: Standings, pot: PotSummary) -> list[Placing]:

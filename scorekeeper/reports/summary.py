@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from babel.dates import format_datetime
+from babel.dates import format_datetime, format_skeleton
 
 from ..rules import Settlement, Standings, format_money
 from ..rules.money import signed_money
 from .common import PotSummary, names_text, pot_summary
-from .words import count_of, language, ngettext
+from .words import count_of, language, ngettext, said
 from .words import gettext as _
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ def night_summary_context(
         )
         people.append(PersonNet(name, net, signed_money(net, currency), words, balance))
     if transfers is None:
-        transfers = [t.sentence(currency) for t in settlement.transfers]
+        transfers = [said(t.said(currency)) for t in settlement.transfers]
     return NightSummary(
         night_name=night_name,
         date=date or None,
@@ -209,23 +209,28 @@ def _with_ways_to_pay(transfer: OpenTransfer, currency: str) -> str:
     """A transfer with the payee's ways to pay beside it, for the chat text and the PDF:
     "Bob pays Ann $4.25 (PayPal.me https://paypal.me/ann/4.25USD; IBAN DE89 ...)"."""
     ways = [f"{o.label} {o.url or o.handle}" for o in transfer.options]
-    sentence = transfer.sentence(currency)
-    progress = transfer.progress(currency)
+    sentence = said(transfer.said(currency))
+    progress = transfer.progress_said(currency)
     if progress:
-        sentence += f" ({progress})"
+        sentence += f" ({said(progress)})"
     return f"{sentence} ({'; '.join(ways)})" if ways else sentence
 
 
 def _when(moment: datetime) -> str:
-    """``28 Nov 21:43``, the month as the reader's language shortens it."""
-    return format_datetime(moment, "dd MMM HH:mm", locale=language())
+    """``28 Nov 21:43``, the day and month as the reader's language writes them
+    (``28. Nov. 21:43``); the English as it always read."""
+    said_in = language()
+    if said_in == "en":
+        return format_datetime(moment, "dd MMM HH:mm", locale="en")
+    day = format_skeleton("MMMd", moment, locale=said_in)
+    return f"{day} {format_datetime(moment, 'HH:mm', locale=said_in)}"
 
 
 def book_summary(book: NightBook) -> NightSummary:
     """The summary of a night of the app: its games, its ledger, what is still to pay."""
     night = book.night
     recorded = [
-        f"{line.sentence(night)} ({_when(line.entry.created_at)} UTC)" for line in book.recorded
+        f"{said(line.said(night))} ({_when(line.entry.created_at)} UTC)" for line in book.recorded
     ]
     return night_summary_context(
         night.name,
@@ -235,5 +240,5 @@ def book_summary(book: NightBook) -> NightSummary:
         book.settlement,
         transfers=[_with_ways_to_pay(t, night.currency) for t in book.transfers],
         recorded=recorded,
-        moved=book.moved.sentence(night.currency) if book.moved else None,
+        moved=said(book.moved.said(night.currency)) if book.moved else None,
     )

@@ -12,6 +12,7 @@ Jinja environment calls them for ``_()`` in the templates (:func:`install`)."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -20,6 +21,9 @@ from typing import Any
 
 import jinja2
 from babel.support import NullTranslations, Translations
+
+from ..rules.display import ordinal
+from ..rules.errors import ENGLISH, Param, Said, english
 
 CATALOGS = Path(__file__).resolve().parent.parent / "translations"
 SOURCE = "en"
@@ -83,6 +87,53 @@ def install(environment: jinja2.Environment) -> None:
         lambda s, p, n: catalog(language()).ungettext(s, p, n),
         newstyle=True,
     )
+
+
+#: The engine's sentences the catalog keeps under a context (web/refusals*.py ``pgettext``).
+CONTEXTS = {
+    "fact.deals": "number of deals",
+    "setting.deals.2": "number of deals",
+    "sheet.column.wild": "sheet column",  # web/refusals_sheets.py
+    "sheet.column.how": "sheet column",
+}
+
+
+def said(words: str | Said) -> str:
+    """An engine sentence (``rules.errors.Said``) in the documents' language, as a page
+    says it (web/refusals.py, whose catalog sentences are the engine's English with
+    ``%(name)s`` placeholders); text (a name, money) as it is. English is the engine's
+    own (``Said.english``), so the command line's documents stay word for word."""
+    if not isinstance(words, Said):
+        return words
+    said_in = language()
+    if said_in == SOURCE:
+        return words.english
+    sentence = re.sub(r"\{(\w+)\}", r"%(\1)s", ENGLISH[words.id].replace("%", "%%"))
+    context = CONTEXTS.get(words.id)
+    books = catalog(said_in)
+    template = books.upgettext(context, sentence) if context else books.ugettext(sentence)
+    return template % {name: _param(value, said_in) for name, value in words.params.items()}
+
+
+def _param(value: Param, said_in: str) -> str:
+    if isinstance(value, Said):
+        return said(value)
+    if isinstance(value, tuple):  # "1, 2 or 3" as the language lists them
+        from babel.lists import format_list
+
+        return format_list([str(n) for n in value], style="or", locale=said_in)
+    return english(value)
+
+
+def place_text(place: int) -> str:
+    """A place in the ranking as the language writes it: "1st", "1.", "1er", "पहला"."""
+    if language() == SOURCE:
+        return ordinal(place)
+    if place == 1:
+        return gettext("1st")
+    if place == 2:
+        return gettext("2nd")
+    return gettext("3rd") if place == 3 else gettext("%(place)sth", place=place)
 
 
 def names_text(names: list[str] | tuple[str, ...]) -> str:

@@ -48,9 +48,9 @@ class Fact:
 @dataclass(frozen=True, slots=True)
 class ChartLine:
     """A labelled horizontal line across the score chart, at ``value`` points:
-    ``ChartLine("Max score", 100)`` (Vegas), ``ChartLine("Target", 500)`` (Rummy)."""
+    ``ChartLine(say("fact.max_score"), 100)`` (Vegas), the target (Rummy)."""
 
-    label: str
+    label: Words
     value: int
 
 
@@ -81,7 +81,7 @@ def pot_split_said(split: tuple[int, ...]) -> Said:
 class Column:
     """A column that labels a round on the printed sheet (besides the dealer)."""
 
-    head: str
+    head: Words
     width: int  # in characters of the grid's monospaced font
     align: Literal["left", "right", "center"] = "left"
     kind: str = ""  # how the blank sheet styles it: num, rank, mult, text, box
@@ -442,7 +442,7 @@ class GameDisplay(Generic[V]):
 
     def footers(
         self, players: Sequence[PlayerStanding], rebuys: Mapping[str, int]
-    ) -> list[tuple[str, list[str]]]:
+    ) -> list[tuple[Words, list[Words]]]:
         """Rows under the printed totals besides the place (Vegas re-buys, Dummy contracts)."""
         return []
 
@@ -456,26 +456,26 @@ class GameDisplay(Generic[V]):
     # The printed sheet: the columns that label a round, and the blank sheet's rows.
 
     def sheet_columns(self, rounds: int) -> list[Column]:
-        return [Column("Rd", max(3, len(str(rounds + 1)) + 1), "right")]
+        return [Column(say("sheet.column.round"), max(3, len(str(rounds + 1)) + 1), "right")]
 
     def sheet_labels(
         self, number: int, players: int, settings: Settings, wild: str | None
-    ) -> tuple[str, ...]:
+    ) -> tuple[Words, ...]:
         return (str(number),)
 
     def blank_columns(self) -> list[Column]:
-        return [Column(self.round_word.capitalize(), 6, "right", "num")]
+        return [Column(self.round_said("head"), 6, "right", "num")]
 
-    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
+    def blank_rows(self, players: int, settings: Settings) -> list[tuple[Words, ...]] | None:
         """The rows of the blank sheet when the game fixes them (Texas: Threes ... Kings),
         or None for numbered rounds, as many as fit the page."""
         return None
 
-    def blank_note(self, settings: Settings) -> str:
-        return "Whoever goes out scores the cards left in the other hands."
+    def blank_note(self, settings: Settings) -> Words:
+        return say("sheet.note.rummy")
 
-    def blank_footers(self) -> list[str]:
-        return ["Total"]
+    def blank_footers(self) -> list[Words]:
+        return [say("sheet.row.total")]
 
     def went_out_note(self, settings: Settings) -> str:
         """Added to the legend's "went out" (Texas: takes the dime)."""

@@ -12,6 +12,7 @@ from typing import TypeAlias
 
 from .said_night import ENGLISH_NIGHT
 from .said_play import PLAY
+from .said_sheets import SHEETS
 
 #: The engine's sentences in English, by message id; ``{name}`` is a parameter. Every id
 #: has its translation in the web layer's catalog (web/refusals.py, the same placeholders:
@@ -45,6 +46,7 @@ ENGLISH: dict[str, str] = {
     **ENGLISH_NIGHT,  # the night's money sentences (rules/said_night.py)
 }
 ENGLISH.update(PLAY)  # the words around a game (rules/said_play.py)
+ENGLISH.update(SHEETS)  # the printed sheets' words (rules/said_sheets.py)
 
 #: What a sentence's parameter may be: text shown as it is (a setting's key, a name as
 #: typed), a whole number, a list of whole numbers ("1, 2 or 3"), or a sentence itself.

@@ -7,7 +7,7 @@ import functools
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo, available_timezones
 
-from babel.dates import format_date, format_time, get_datetime_format
+from babel.dates import format_date, format_skeleton, format_time, get_datetime_format
 from flask import has_request_context, request
 from flask_babel import get_locale
 
@@ -26,15 +26,25 @@ def _zone(name: str) -> ZoneInfo | None:
     return ZoneInfo(name) if name in _zone_names() else None
 
 
-def local_time(moment: datetime, fmt: str = "%d %b %H:%M") -> str:
+def local_time(moment: datetime, seconds: bool = False) -> str:
     """A stored moment in the keeper's time zone (their phone's, from the ``tz`` cookie),
-    with the zone's abbreviation: ``27 Nov 22:43 CET``. UTC when the phone has not said."""
+    the day and month as the reader's language writes them, with the zone's abbreviation:
+    ``27 Nov 22:43 CET``, ``27. Nov. 22:43 CET``; ``seconds``: ``22:43:05``. UTC when
+    the phone has not said."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     raw = request.cookies.get(TIME_ZONE_COOKIE, "") if has_request_context() else ""
     zone = _zone(raw[:64]) or UTC
     shown = moment.astimezone(zone)
-    return f"{shown.strftime(fmt)} {shown.tzname() or 'UTC'}"
+    language = str(get_locale() or "en")
+    day = (  # English as it always read ("27 Nov"); others by their own order and dots
+        format_date(shown, "dd MMM", locale="en")
+        if language == "en"
+        else format_skeleton("MMMd", shown, tzinfo=shown.tzinfo, locale=language)
+    )
+    pattern = "HH:mm:ss" if seconds else "HH:mm"
+    hour = format_time(shown, pattern, tzinfo=shown.tzinfo, locale=language)
+    return f"{day} {hour} {shown.tzname() or 'UTC'}"
 
 
 def local_moment(moment: datetime) -> str:

@@ -18,6 +18,7 @@ from flask_babel import lazy_gettext as _l
 from ..rules.errors import Param, RecordError, Said, english
 from .refusals_night import ENGINE_NIGHT
 from .refusals_play import PLAY
+from .refusals_sheets import SHEETS
 
 ENGINE = {
     "settings.choice": _l("settings.%(key)s must be %(choices)s (got %(value)s)"),
@@ -48,6 +49,7 @@ ENGINE = {
     **ENGINE_NIGHT,  # the night's money sentences (web/refusals_night.py)
 }
 ENGINE.update(PLAY)  # the words around a game (web/refusals_play.py)
+ENGINE.update(SHEETS)  # the printed sheets' words (web/refusals_sheets.py)
 
 
 def said_text(said: Said) -> str:

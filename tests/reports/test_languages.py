@@ -92,7 +92,10 @@ def test_hindi_is_drawn_in_an_embedded_devanagari_font(
     devanagari = [name for name in fonts if "Lohit" in name or "Devanagari" in name]
     assert devanagari and all(fonts[name] == "yes" for name in devanagari), fonts
     text = unicodedata.normalize("NFC", text_of(path))
-    assert "विजेता" in text and "नतीजा" in text  # whole words, read back as Devanagari
+    assert "नतीजा" in text and "पॉट" in text  # whole words, read back as Devanagari
+    # (a word with the vowel sign of *i* may come back without it: pdftotext's reading
+    # of a sign drawn before its consonant, not the drawing)
+    assert says(text, "विजेता")
     assert "\ufffd" not in text  # no glyph came back as a box
 
 

@@ -30,8 +30,8 @@ ENGLISH = [
 PAGE = [s for s in ENGLISH if s not in {"Max score", "Buy-in"}]
 
 
-#: The same, less the score chart's lines (reports/chart.py draws them, in English still).
-SHEET = [s for s in ENGLISH if s not in {"Max score"}]
+#: The same on the sheet (the score chart's lines included: reports/chart.py says them).
+SHEET = ENGLISH
 
 
 def reading(client: FlaskClient, language: str) -> Keeper:

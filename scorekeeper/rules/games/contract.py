@@ -89,40 +89,41 @@ class ContractDisplay(GameDisplay["Contract"]):
         return notes
 
     def sheet_columns(self, rounds: int) -> list[Column]:
-        return [Column("Deal", 5, "right"), Column("Contract", 11), Column("Cards", 6, "right")]
+        deal, contract, cards = (
+            self.round_said("head"),
+            say("sheet.column.contract"),
+            say("sheet.column.cards"),
+        )
+        return [Column(deal, 5, "right"), Column(contract, 11), Column(cards, 6, "right")]
 
     def sheet_labels(
         self, number: int, players: int, settings: Settings, wild: str | None
-    ) -> tuple[str, ...]:
+    ) -> tuple[Words, ...]:
         return (
             str(number),
-            SHORT_CONTRACTS[min(number, MAX_DEALS) - 1],
+            say(f"sheet.short.{min(number, MAX_DEALS)}"),  # SHORT_CONTRACTS in words
             str(self.variant.cards_per_player(number, players, settings)),
         )
 
     def blank_columns(self) -> list[Column]:
         return [
-            Column("Deal", 4, "right", "num"),
-            Column("Contract", 19, "left", "text"),
-            Column("Cards", 5, "right", "num"),
+            Column(self.round_said("head"), 4, "right", "num"),
+            Column(say("sheet.column.contract"), 19, "left", "text"),
+            Column(say("sheet.column.cards"), 5, "right", "num"),
         ]
 
-    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
+    def blank_rows(self, players: int, settings: Settings) -> list[tuple[Words, ...]] | None:
         return [
             (
                 str(n),
-                self.variant.contract(n),
+                say(f"contract.{min(n, MAX_DEALS)}"),  # DEAL_CONTRACTS in words
                 str(self.variant.cards_per_player(n, players, settings)),
             )
             for n in range(1, self.variant.deals(settings) + 1)
         ]
 
-    def blank_note(self, settings: Settings) -> str:
-        return (
-            "Whoever goes out scores 0; everyone else writes what is left in hand: 2 to 9 face "
-            f"value, 10 J Q K 10, aces {settings.ace_points}, jokers {settings.joker_points}. "
-            "Lowest total after the last deal wins."
-        )
+    def blank_note(self, settings: Settings) -> Words:
+        return say("sheet.note.contract", aces=settings.ace_points, jokers=settings.joker_points)
 
 
 class Contract(Variant):

@@ -69,28 +69,22 @@ class DummyDisplay(GameDisplay["Dummy"]):
 
     def footers(
         self, players: Sequence[PlayerStanding], rebuys: Mapping[str, int]
-    ) -> list[tuple[str, list[str]]]:
-        return [
-            (
-                "Contract",
-                [
-                    "done" if (p.contract or 0) > len(CONTRACTS) else str(p.contract)
-                    for p in players
-                ],
-            )
+    ) -> list[tuple[Words, list[Words]]]:
+        done = say("sheet.row.done")
+        laid: list[Words] = [
+            done if (p.contract or 0) > len(CONTRACTS) else str(p.contract) for p in players
         ]
+        return [(say("sheet.row.contract"), laid)]
 
     def blank_columns(self) -> list[Column]:
-        return [Column("", 3, "right", "num"), Column("Contract", 21, "left", "text")]
+        contract = say("sheet.column.contract")
+        return [Column("", 3, "right", "num"), Column(contract, 21, "left", "text")]
 
-    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
-        return [(f"{i}", text) for i, text in enumerate(CONTRACTS, 1)]
+    def blank_rows(self, players: int, settings: Settings) -> list[tuple[Words, ...]] | None:
+        return [(f"{i}", say(f"sheet.dummy.{i}")) for i in range(1, len(CONTRACTS) + 1)]
 
-    def blank_note(self, settings: Settings) -> str:
-        return (
-            "Write each round's points in the row of the contract you tried, and tick it "
-            "when you lay it down. You may go out only once this round's contract is down."
-        )
+    def blank_note(self, settings: Settings) -> Words:
+        return say("sheet.note.dummy")
 
 
 class Dummy(Variant):

@@ -216,26 +216,29 @@ class GinDisplay(GameDisplay["Gin"]):
         return say("mark.went_out.knocked")
 
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
-        return [ChartLine("Target", settings.target_score)]
+        return [ChartLine(say("fact.target"), settings.target_score)]
 
     def sheet_columns(self, rounds: int) -> list[Column]:
-        return [Column("Hand", max(5, len(str(rounds + 1)) + 1), "right")]
+        return [Column(self.round_said("head"), max(5, len(str(rounds + 1)) + 1), "right")]
 
     def blank_columns(self) -> list[Column]:
-        return [Column("Hand", 5, "right", "num"), Column("How", 6, "center", "text")]
+        how = say("sheet.column.how")
+        return [
+            Column(self.round_said("head"), 5, "right", "num"),
+            Column(how, 6, "center", "text"),
+        ]
 
-    def blank_note(self, settings: Settings) -> str:
-        return (
-            "Each hand: who knocked and how (K knock, G gin, BG big gin, U undercut, — a "
-            f"wash), both deadwoods, the points. Knock with {settings.knock_max} or less; "
-            f"undercut +{settings.undercut_bonus}; gin +{settings.gin_bonus}; big gin "
-            f"+{settings.big_gin_bonus}. At {settings.target_score}: game +"
-            f"{settings.game_bonus}, box +{settings.box_bonus} a hand won, shutout "
-            f"×{settings.shutout_multiplier}."
-        )
+    def blank_note(self, settings: Settings) -> Words:
+        s = settings
+        return say(
+            "sheet.note.gin", knock=s.knock_max, undercut=s.undercut_bonus, gin=s.gin_bonus,
+            big_gin=s.big_gin_bonus, target=s.target_score, game=s.game_bonus,
+            box=s.box_bonus, shutout=s.shutout_multiplier,
+        )  # fmt: skip
 
-    def blank_footers(self) -> list[str]:
-        return ["Hand points", "Boxes", "Game bonus", "Box bonus", "Final"]
+    def blank_footers(self) -> list[Words]:
+        rows = ("hand_points", "boxes", "game_bonus", "box_bonus", "final")
+        return [say(f"tally.{row}") for row in rows]
 
     def tally(
         self,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..display import Words
+from ..errors import say
 from ..settings import BUY_IN, CURRENCY, MAX_POINTS, POT_SPLIT, Settings, SettingSpec
 from .rummy import Rummy, RummyDisplay
 
@@ -12,11 +14,8 @@ from .rummy import Rummy, RummyDisplay
 class MultiplayerDisplay(RummyDisplay):
     round_word = "round"  # a round, as Multiplayer tables say (Rummy says "deal")
 
-    def blank_note(self, settings: Settings) -> str:
-        return (
-            "Whoever goes out scores the cards left in the other hands; going rummy (out "
-            "in one turn, nothing laid down or laid off before) scores double."
-        )
+    def blank_note(self, settings: Settings) -> Words:
+        return say("sheet.note.multiplayer")
 
 
 class Multiplayer(Rummy):

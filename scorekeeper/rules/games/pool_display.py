@@ -116,10 +116,11 @@ class PoolDisplay(GameDisplay[Variant]):
         ]
 
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
-        return [ChartLine("Pool", settings.pool), ChartLine("Rejoin limit", settings.rejoin_limit)]
+        pool, limit = say("fact.pool"), say("chart.rejoin_limit")
+        return [ChartLine(pool, settings.pool), ChartLine(limit, settings.rejoin_limit)]
 
     def sheet_columns(self, rounds: int) -> list[Column]:
-        return [*super().sheet_columns(rounds), Column("Wild", 5, "center")]
+        return [*super().sheet_columns(rounds), Column(say("sheet.column.wild"), 5, "center")]
 
     def sheet_labels(
         self, number: int, players: int, settings: Settings, wild: str | None
@@ -127,16 +128,14 @@ class PoolDisplay(GameDisplay[Variant]):
         return (str(number), wild or "")
 
     def blank_columns(self) -> list[Column]:
-        return [*super().blank_columns(), Column("Wild", 5, "center", "box")]
+        return [*super().blank_columns(), Column(say("sheet.column.wild"), 5, "center", "box")]
 
-    def blank_note(self, settings: Settings) -> str:
-        return (
-            f"Whoever shows scores 0; every other hand its count, at most {settings.full_count} "
-            f"(jokers and the wild rank 0), or D {settings.first_drop}, MD "
-            f"{settings.middle_drop}, FC {settings.full_count}, WS {settings.wrong_show}. Out "
-            f"at {settings.pool}; rejoin while nobody in has more than "
-            f"{settings.rejoin_limit}, at the highest total + 1."
-        )
+    def blank_note(self, settings: Settings) -> Words:
+        s = settings
+        return say(
+            "sheet.note.pool", full_count=s.full_count, first=s.first_drop,
+            middle=s.middle_drop, wrong_show=s.wrong_show, pool=s.pool, limit=s.rejoin_limit,
+        )  # fmt: skip
 
-    def blank_footers(self) -> list[str]:
-        return ["Total", "Drops left"]
+    def blank_footers(self) -> list[Words]:
+        return [say("sheet.row.total"), say("figure.drops_left")]

@@ -27,7 +27,7 @@ class RummyDisplay(GameDisplay["Rummy"]):
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
         if settings.deals is not None:
             return []  # a fixed number of deals: no total ends the game
-        return [ChartLine("Target", settings.target_score)]
+        return [ChartLine(say("fact.target"), settings.target_score)]
 
 
 class Rummy(Variant):

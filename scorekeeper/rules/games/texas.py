@@ -74,35 +74,38 @@ class TexasDisplay(GameDisplay["Texas"]):
         return say("mark.went_out.dime", per_round=dime)
 
     def sheet_columns(self, rounds: int) -> list[Column]:
-        return [Column("Round", 7), Column("Cards", 6, "right"), Column("", 3, "center")]
+        cards = say("sheet.column.cards")
+        return [
+            Column(self.round_said("head"), 7),
+            Column(cards, 6, "right"),
+            Column("", 3, "center"),
+        ]
 
     def sheet_labels(
         self, number: int, players: int, settings: Settings, wild: str | None
-    ) -> tuple[str, ...]:
+    ) -> tuple[Words, ...]:
         m = self.variant.multiplier(number)
         return (
-            self.variant.round_label(number),
+            self.variant.round_label_said(number),
             str(self.variant.cards_per_player(number, players, settings)),
             f"×{m}" if m > 1 else "",
         )
 
     def blank_columns(self) -> list[Column]:
         return [
-            Column("Wild", 8, "left", "rank"),
-            Column("Cards", 5, "right", "num"),
+            Column(say("sheet.column.wild"), 8, "left", "rank"),
+            Column(say("sheet.column.cards"), 5, "right", "num"),
             Column("", 3, "center", "mult"),
         ]
 
-    def blank_rows(self, players: int, settings: Settings) -> list[tuple[str, ...]] | None:
+    def blank_rows(self, players: int, settings: Settings) -> list[tuple[Words, ...]] | None:
         return [
             self.sheet_labels(n, players, settings, None) for n in range(1, self.variant.ROUNDS + 1)
         ]
 
-    def blank_note(self, settings: Settings) -> str:
-        return (
-            "Circle the score of whoever goes out: they take "
-            f"{format_money(settings.per_round, settings.currency)} from the pot while it "
-            "holds that much. In ×2 and ×3 rounds write the hand times the multiplier."
+    def blank_note(self, settings: Settings) -> Words:
+        return say(
+            "sheet.note.texas", per_round=format_money(settings.per_round, settings.currency)
         )
 
     def warnings_said(self, players: int, settings: Settings) -> list[Words]:

@@ -86,17 +86,17 @@ class VegasDisplay(GameDisplay["Vegas"]):
         return [say("banner.vegas_flip")]
 
     def chart_lines(self, settings: Settings) -> list[ChartLine]:
-        return [ChartLine("Max score", settings.max_score)]
+        return [ChartLine(say("fact.max_score"), settings.max_score)]
 
     def footers(
         self, players: Sequence[PlayerStanding], rebuys: Mapping[str, int]
-    ) -> list[tuple[str, list[str]]]:
+    ) -> list[tuple[Words, list[Words]]]:
         if not any(rebuys.values()):
             return []
-        return [("Re-buys", [str(rebuys.get(p.name, 0)) for p in players])]
+        return [(say("sheet.row.rebuys"), [str(rebuys.get(p.name, 0)) for p in players])]
 
     def sheet_columns(self, rounds: int) -> list[Column]:
-        return [*super().sheet_columns(rounds), Column("Wild", 6, "center")]
+        return [*super().sheet_columns(rounds), Column(say("sheet.column.wild"), 6, "center")]
 
     def sheet_labels(
         self, number: int, players: int, settings: Settings, wild: str | None
@@ -104,22 +104,16 @@ class VegasDisplay(GameDisplay["Vegas"]):
         return (str(number), describe_flipped_card(wild) if wild else "")
 
     def blank_columns(self) -> list[Column]:
-        return [*super().blank_columns(), Column("Wild", 5, "center", "box")]
+        return [*super().blank_columns(), Column(say("sheet.column.wild"), 5, "center", "box")]
 
-    def blank_note(self, settings: Settings) -> str:
-        rebuy = (
-            f"re-buy for {format_money(settings.buy_in, settings.currency)}"
-            if settings.buy_in
-            else "re-buy"
-        )
-        return (
-            f"At {settings.max_score} or more you expire: {rebuy} (back to the highest "
-            "total still under the max) or drop out. Write each round's score small "
-            "beside the running total, and the flipped wild card in its box."
-        )
+    def blank_note(self, settings: Settings) -> Words:
+        if not settings.buy_in:
+            return say("sheet.note.vegas", max_score=settings.max_score)
+        buy_in = format_money(settings.buy_in, settings.currency)
+        return say("sheet.note.vegas_for", max_score=settings.max_score, buy_in=buy_in)
 
-    def blank_footers(self) -> list[str]:
-        return ["Total", "Re-buys"]
+    def blank_footers(self) -> list[Words]:
+        return [say("sheet.row.total"), say("sheet.row.rebuys")]
 
 
 class Vegas(Variant):
