@@ -181,7 +181,7 @@ def _card_name(code: str) -> str:
 def card_legend(variant: Variant, settings: Settings) -> list[Fact]:
     return [
         Fact(_("Cards"), card_values_text(variant, settings)),
-        Fact(_("Wild"), variant.display.wild_rule),
+        Fact(_("Wild"), said(variant.display.wild_rule_said())),
     ]
 
 

@@ -373,7 +373,7 @@ def _ranking(standings: Standings, pot: PotSummary) -> list[Placing]:
                 _place(standings, name),
                 name,
                 p.total,
-                standings.variant.display.standing_note(p),
+                said(standings.variant.display.standing_note(p)),
                 None if pot.empty else money.get(name),
             )
         )

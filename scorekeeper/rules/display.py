@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
+from .display_words import DisplayWords
 from .errors import Said, say
 from .money import format_money
 from .said_play import WORD_FORMS
@@ -289,7 +290,7 @@ def pot_fact(settings: Settings) -> Fact:
     return Fact(say("fact.pot"), pot_split_said(settings.pot_split))
 
 
-class GameDisplay(Generic[V]):
+class GameDisplay(DisplayWords, Generic[V]):
     """What the pages and the printed sheets show of a game (``variant.display``): its
     table rules, the banner of a round, the sheet's label columns and notes, its help
     text. The replay never asks for any of it."""
@@ -297,20 +298,11 @@ class GameDisplay(Generic[V]):
     def __init__(self, variant: V) -> None:
         self.variant = variant
 
-    wild_rule: ClassVar[str] = "none"  # the legend's sentence on what is wild
+    # The round form's words, what is wild, the help page: ``DisplayWords``.
     round_head: ClassVar[str] = "#"  # the sheet's round column
     round_word: ClassVar[str] = "round"  # what the table calls a round ("deal": Contract, Rummy)
-    card_hint: ClassVar[str] = "K 7 JK"  # how a hand of cards is typed
-    #: The round form's words for who went out and the hands (Gin: who knocked, both
-    #: deadwoods, a wash), and the choices of how they went out (Gin), (value, label).
-    out_verb: ClassVar[str] = "went out"
-    hands_prompt: ClassVar[str] = "each hand"
-    nobody_label: ClassVar[str] = "Nobody"
-    how_choices: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: The words for each way the players may agree to split the pot (Pool).
     split_labels: ClassVar[Mapping[str, str]] = {}
-    #: How the app reads what the rules leave open (the help page, the new-game form).
-    help_rules: ClassVar[tuple[str, ...]] = ()
     setup_hint: ClassVar[str] = ""
 
     def round_said(self, form: str = "one") -> Said:
@@ -397,14 +389,15 @@ class GameDisplay(Generic[V]):
         """The legend's line for going out (Gin: knocked; Texas: takes the dime)."""
         return say("mark.went_out")
 
-    def contract_choice(self, contract: int) -> str | None:
+    def contract_choice(self, contract: int) -> Words | None:
         """The round form's words for laying down a player's contract (Dummy), or None."""
         return None
 
-    def standing_note(self, player: PlayerStanding) -> str:
+    def standing_note(self, player: PlayerStanding) -> Words:
         """A word on a player's place beyond the total (dropped out, contracts laid)."""
         if player.dropped_round is not None and not player.in_contention:
-            return f"dropped out in {self.round_word} {player.dropped_round}"
+            number = player.dropped_round
+            return say("note.dropped_in", word=self.round_said("one"), number=number)
         return ""
 
     @property

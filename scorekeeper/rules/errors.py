@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from .said_display import DISPLAY
 from .said_night import ENGLISH_NIGHT
 from .said_play import PLAY
 from .said_sheets import SHEETS
@@ -47,6 +48,7 @@ ENGLISH: dict[str, str] = {
 }
 ENGLISH.update(PLAY)  # the words around a game (rules/said_play.py)
 ENGLISH.update(SHEETS)  # the printed sheets' words (rules/said_sheets.py)
+ENGLISH.update(DISPLAY)  # the round form's, notes, wild and help words (rules/said_display.py)
 
 #: What a sentence's parameter may be: text shown as it is (a setting's key, a name as
 #: typed), a whole number, a list of whole numbers ("1, 2 or 3"), or a sentence itself.

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import RecordError, say
+from .errors import RecordError, Said, say
 from .names import name_key
 from .replay import Standings
 from .rounds import MAX_PLAYERS, join_name
@@ -25,7 +25,7 @@ class RoundSeat:
     seat: int
     joining: bool = False
     total_before: int = 0
-    contract: str | None = None
+    contract: str | Said | None = None  # a sentence: Said
 
 
 def round_seats(

@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..rules.errors import Param, RecordError, Said, english
+from .refusals_display import DISPLAY
 from .refusals_night import ENGINE_NIGHT
 from .refusals_play import PLAY
 from .refusals_sheets import SHEETS
@@ -50,6 +51,7 @@ ENGINE = {
 }
 ENGINE.update(PLAY)  # the words around a game (web/refusals_play.py)
 ENGINE.update(SHEETS)  # the printed sheets' words (web/refusals_sheets.py)
+ENGINE.update(DISPLAY)  # the round form's, notes, wild and help words (web/refusals_display.py)
 
 
 def said_text(said: Said) -> str:

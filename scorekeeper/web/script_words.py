@@ -30,8 +30,12 @@ def counted(one: str, many: str) -> Plural:
 
 #: offline.js: the rounds waiting on the phone, on the sheet and on the round form.
 #: ``word`` is the game's word for a round ("round", "deal"), ``Word`` it capitalised,
-#: ``words`` its plural.
+#: ``words`` its plural: the page's ``data-round-word``, ``-head`` and ``-words`` (the
+#: game's word in the reader's language), else the words for a round below.
 OFFLINE: dict[str, object] = {
+    "word_one": _l("round"),
+    "word_many": _l("rounds"),
+    "word_head": _l("Round"),
     "row_not_saved": _l("not saved"),
     "row_pending": _l("pending"),
     "cell_out": _l("out"),

@@ -16,13 +16,14 @@
   var sheetUrl = location.pathname.replace(/\/rounds\/new$/, "");
   var SKIP = /^(csrf_token|version|submission|round_number|seen|queued_after)$/;
   // What the game calls a round ("deal" in Contract and Rummy), and the banners of the
-  // rounds after the next one (web/games/ahead.py), drawn into the page by the server.
+  // rounds after the next one (web/games/ahead.py), drawn into the page by the server:
+  // the sheet's banner and the round form give its forms in the page's language
+  // (web/games/words.py); a page without them, the words for a round.
   var holder = document.querySelector("[data-round-word]");
-  var word = holder ? holder.getAttribute("data-round-word") : "round";
-  // The sheet's banner gives its forms in the page's language (web/games/words.py).
-  var Word = (holder && holder.getAttribute("data-round-head")) ||
-    word.charAt(0).toUpperCase() + word.slice(1);
-  var words = (holder && holder.getAttribute("data-round-words")) || word + "s";
+  function given(name) { return holder && holder.getAttribute(name); }
+  var word = given("data-round-word") || say.t("word_one");
+  var Word = given("data-round-head") || say.t("word_head");
+  var words = given("data-round-words") || say.t("word_many");
   function said(key, params) {
     var all = { word: word, Word: Word, words: words };
     Object.keys(params || {}).forEach(function (name) { all[name] = params[name]; });

@@ -47,22 +47,12 @@ MAX_DEALS = len(DEAL_CONTRACTS)
 class ContractDisplay(GameDisplay["Contract"]):
     round_head = "Deal"
     round_word = "deal"
-    wild_rule = "jokers"
+    wild_key = "jokers"
     setup_hint = (
         "Everyone plays the same deal's contract; going out needs it laid down first. In the "
         "last deal (three runs) you go out all at once, with no discard."
     )
-    help_rules = (
-        "<strong>Contract Rummy</strong> plays the seven contracts of RULES.md in order, one "
-        "a deal, whatever each player laid down: two sets; a set and a run; two runs; three "
-        "sets; two sets and a run; a set and two runs; three runs (going out all at once, no "
-        "discard). Liverpool is the same game with six deals. A set is three or more cards of "
-        "one rank, a run four or more in suit sequence; jokers are wild.",
-        "<strong>Contract Rummy scoring:</strong> whoever goes out scores 0; every other hand "
-        "counts 2 to 9 at face value, tens and picture cards 10, aces and jokers as set (15 "
-        "and 25 by default). A deal nobody goes out of is allowed: every hand counts. The "
-        "lowest total after the last deal wins; a tie shares the place.",
-    )
+    help_rules = ("help.contract.deals", "help.contract.scoring")
 
     # -- what the pages and printed sheets show -------------------------------------------
     def play_rules(self, settings: Settings, players: int) -> list[Fact]:

@@ -32,16 +32,12 @@ ALL_CONTRACTS_DONE = len(CONTRACTS) + 1
 
 
 class DummyDisplay(GameDisplay["Dummy"]):
-    wild_rule = "twos and jokers"
+    wild_key = "dummy"
     setup_hint = (
         "The game ends after the round in which someone lays down contract 12; among those, "
         "the lowest total wins."
     )
-    help_rules = (
-        "<strong>Dummy end:</strong> the game ends after the round in which someone lays down "
-        "contract 12; among those, the lowest total wins. Whoever goes out has laid down their "
-        "contract that round: the app ticks it for them.",
-    )
+    help_rules = ("help.dummy.end",)
 
     def banner_notes_said(self, nr: NextRound, settings: Settings) -> list[Words]:
         notes = super().banner_notes_said(nr, settings)
@@ -50,17 +46,17 @@ class DummyDisplay(GameDisplay["Dummy"]):
             notes.append(say("banner.contracts", on=on))
         return notes
 
-    def contract_choice(self, contract: int) -> str | None:
+    def contract_choice(self, contract: int) -> Words | None:
         if 1 <= contract <= len(CONTRACTS):
-            return f"Laid down contract {contract}: {CONTRACTS[contract - 1]}"
-        return "Laid down contract"
+            return say("round.contract", contract=contract, what=say(f"sheet.dummy.{contract}"))
+        return say("round.contract_laid")
 
-    def standing_note(self, player: PlayerStanding) -> str:
+    def standing_note(self, player: PlayerStanding) -> Words:
         if player.contract is None:
             return super().standing_note(player)
         if player.contract > len(CONTRACTS):
-            return "all twelve contracts laid"
-        return f"on contract {player.contract}"
+            return say("note.all_contracts")
+        return say("note.on_contract", contract=player.contract)
 
     def progress(self, player: PlayerStanding) -> str | None:
         if player.contract is None:

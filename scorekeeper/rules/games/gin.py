@@ -143,34 +143,13 @@ class GinDisplay(GameDisplay["Gin"]):
     round_head = "Hand"
     round_word = "hand"
     card_hint = "K 7 A"
-    out_verb = "knocked"
-    hands_prompt = "both deadwoods"
-    nobody_label = "Nobody: a wash"
-    how_choices = (("knock", "Knock"), ("gin", "Gin"), ("big_gin", "Big gin"))
+    out_key = "knocked"  # who knocked, both deadwoods, nobody: a wash
+    how_choices = ("knock", "gin", "big_gin")
     setup_hint = (
         "Exactly two players. Each hand, record who knocked (or nobody: a wash), how, and "
         "both deadwoods; the game, box and shutout bonuses are added at the end."
     )
-    help_rules = (
-        "<strong>Gin Rummy scoring:</strong> exactly two players. A knock (deadwood 1 to 10 "
-        "by default) scores the knocker the difference in deadwood; if the defender has as "
-        "little or less after laying off, that is an <em>undercut</em> (a tie is an "
-        "undercut) and the defender scores the difference plus 25. Gin (no deadwood) scores "
-        "25 plus the defender's whole deadwood, big gin (all 11 cards melded) 31 plus it. A "
-        "wash (nobody knocked) scores nothing. Whoever scored a hand won it (the defender on "
-        "an undercut).",
-        "<strong>Gin Rummy end:</strong> the game ends after the hand in which a total "
-        "reaches 100. The winner adds the game bonus (100), each player 25 a hand won (the "
-        "boxes); if the loser won no hand, the winner's hand points are doubled first "
-        "(the shutout). The stake is paid on the margin, the winner's final score minus the "
-        "loser's. How the app reads what the rules leave open: should the boxes put the "
-        "loser's final score above the winner's, the final scores decide and the higher one "
-        "is paid the difference; equal final scores pay nothing and share any buy-in. A "
-        "knock with 0 deadwood is refused (that is gin), as is gin or big gin with any "
-        "deadwood. With an undercut bonus of 0, a tie still wins the defender the hand (a "
-        "box) for 0 points. A wash is saved with both deadwoods or with none. Gin takes no "
-        "handicaps: both start at 0.",
-    )
+    help_rules = ("help.gin.scoring", "help.gin.end")
 
     def warnings_said(self, players: int, settings: Settings) -> list[Words]:
         return []  # any count but two is refused (``Gin.players_refused``), not warned of

@@ -18,20 +18,13 @@ from ..variant import DeckAdvice, Variant, face_values
 
 
 class TexasDisplay(GameDisplay["Texas"]):
-    wild_rule = (
-        "twos, jokers and the round's rank (Threes in round 1 ... Kings in round 11); the "
-        "round's rank counts 20 in hand"
-    )
+    wild_key = "texas"
     round_head = "Wild"
     setup_hint = (
         "A dime is paid to whoever goes out only while the pot still holds a full one; the "
         "lowest total after round 11 takes the rest."
     )
-    help_rules = (
-        "<strong>Texas dimes</strong> are paid to whoever goes out only while the pot still "
-        "holds a full one. Round 11's dime is paid before the lowest total takes the rest; a "
-        "tie splits it.",
-    )
+    help_rules = ("help.texas.dimes",)
 
     def table_rules(self, settings: Settings, players: int) -> list[Fact]:
         cur = settings.currency

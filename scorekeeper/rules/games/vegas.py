@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from ..cards import JOKER, RANKS, WILD, describe_flipped_card
 from ..display import ChartLine, Column, Fact, GameDisplay, Words, pot_fact
-from ..errors import RecordError, say
+from ..errors import RecordError, Said, say
 from ..money import format_money
 from ..names import clean_name, name_key
 from ..rounds import MAX_PLAYERS, Round
@@ -19,42 +19,23 @@ from ..variant import DeckAdvice, Groups, Variant, face_values, group_by, join_t
 
 
 class VegasDisplay(GameDisplay["Vegas"]):
-    wild_rule = (
-        "the card flipped after the deal, every copy of it (a joker flipped: only jokers); "
-        "it counts 25 in hand"
-    )
-    card_hint = "K 7 W — W is the flipped wild card"
+    wild_key = "vegas"
+    card_hint = "K 7 W"
     setup_hint = (
         'Re-buy is the default when someone expires; you choose "drop" for them when it '
         "happens. A late joiner pays the buy-in times the most expiries of anyone still in "
         "(at least one buy-in) and starts at that player's total."
     )
     help_rules = (
-        "<strong>Vegas re-buy</strong> is the default when someone expires; you mark a drop "
-        "explicitly. Everyone who expires in the same round resets to the same total: the "
-        "highest total among those still in who did not expire. A drop can be undone: "
-        "correcting that round to a re-buy keeps the player in, so the app asks the hands "
-        "they had in each later round and saves the correction and those rounds together. "
-        "The other way, correcting a re-buy to a drop takes that player's hands off the "
-        "later rounds (shown first, saved on Confirm); if they went out in a later round, "
-        "correct that round first.",
-        "<strong>Vegas final round:</strong> the win check comes first. When only one player "
-        "is left under the max, the game is over: nobody re-buys or drops that round, and the "
-        "others are ranked by their final totals.",
-        "<strong>Vegas late join:</strong> a newcomer pays the buy-in times the most expiries "
-        "of anyone still in, but at least one buy-in, and starts at that player's total (with "
-        "no expiries yet: the highest total). A dropped player who comes back pays again as a "
-        "newcomer; what they paid before stays in the pot. A newcomer sits where they sit: the "
-        "keeper says after whom (the last seat unless told), every seat after theirs moves "
-        "one on, and the deal passes clockwise as usual, so a newcomer seated after this "
-        "round's dealer deals the next. A returning player keeps their own seat. On the "
-        "sheet the newcomer's column comes last, as on paper.",
-        "<strong>Vegas flipped card:</strong> only the flipped card itself is wild (every copy "
-        "of it when several decks are used); write it as <code>W</code> in a counted hand. "
-        "Other cards of the same rank count their face value.",
-        "<strong>Vegas ranking:</strong> the winner, then the players still in by total, then "
-        "dropped players (who are not paid), the latest to drop first.",
+        "help.vegas.rebuy",
+        "help.vegas.final",
+        "help.vegas.join",
+        "help.vegas.flipped",
+        "help.vegas.ranking",
     )
+
+    def card_hint_said(self) -> str | Said:
+        return say("round.card_hint.vegas")  # W is the flipped card
 
     def table_rules(self, settings: Settings, players: int) -> list[Fact]:
         cur = settings.currency

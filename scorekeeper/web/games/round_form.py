@@ -23,6 +23,7 @@ from ...rules.hands import parse_hand_field
 from ...rules.questions import Answers, Choice, Question
 from ...rules.table import RoundSeat
 from ..fields import VersionedForm, options
+from ..refusals import said_text
 
 #: The fields that belong to a seat ("hand-3"), the questions' among them.
 BY_SEAT = frozenset({"hand", "cards", "contract", "expiry", "marker", "rejoin"})
@@ -52,9 +53,7 @@ class WentOutField(TextField):
             return
         if self.data == "" and variant.nobody_out_allowed and self.raw_data:
             return
-        if variant.nobody_out_allowed:
-            raise StopValidation(_("Tap who %(verb)s (or Nobody).", verb=variant.display.out_verb))
-        raise StopValidation(_("Tap who %(verb)s.", verb=variant.display.out_verb))
+        raise StopValidation(said_text(variant.display.tap_who_said(variant.nobody_out_allowed)))
 
 
 class HandField(TextField):
@@ -135,17 +134,9 @@ class HowField(TextField):
 
     def pre_validate(self, form: Any) -> None:
         went_out, display = form.went_out_name, form.standings.variant.display
-        if went_out is None or self.data in {value for value, _label in display.how_choices}:
+        if went_out is None or self.data in display.how_choices:
             return
-        choices = ", ".join(str(label).lower() for _value, label in display.how_choices)
-        raise StopValidation(
-            _(
-                "Tap how %(name)s %(verb)s: %(choices)s.",
-                name=went_out,
-                verb=display.out_verb,
-                choices=choices,
-            )
-        )
+        raise StopValidation(said_text(display.tap_how_said(went_out)))
 
 
 class RoundForm(VersionedForm):
