@@ -95,6 +95,7 @@ CONTEXTS = {
     "setting.deals.2": "number of deals",
     "sheet.column.wild": "sheet column",  # web/refusals_sheets.py
     "sheet.column.how": "sheet column",
+    "round.nobody.went_out": "round form choice",  # web/refusals_display.py
 }
 
 

@@ -21,7 +21,7 @@ DISPLAY: dict[str, str] = {
     "round.tap_who_or_nobody.went_out": "Tap who went out (or Nobody).",
     "round.tap_who_or_nobody.knocked": "Tap who knocked (or Nobody).",
     "round.how.knocked": "How? (not asked when nobody knocked)",
-    "round.tap_how.knocked": "Tap how {name} knocked: knock, gin or big gin.",
+    "round.tap_how.knocked": "Tap how {name} knocked: knock, gin, big gin.",
     "how.knock": "Knock",
     "how.gin": "Gin",
     "how.big_gin": "Big gin",

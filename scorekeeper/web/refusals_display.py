@@ -20,7 +20,7 @@ DISPLAY = {
     "round.tap_who_or_nobody.went_out": _l("Tap who went out (or Nobody)."),
     "round.tap_who_or_nobody.knocked": _l("Tap who knocked (or Nobody)."),
     "round.how.knocked": _l("How? (not asked when nobody knocked)"),
-    "round.tap_how.knocked": _l("Tap how %(name)s knocked: knock, gin or big gin."),
+    "round.tap_how.knocked": _l("Tap how %(name)s knocked: knock, gin, big gin."),
     "how.knock": _l("Knock"),
     "how.gin": _l("Gin"),
     "how.big_gin": _l("Big gin"),
