@@ -34,7 +34,7 @@ DISPLAY: dict[str, str] = {
     # a player's note beside their place on the printed sheet (``standing_note``)
     "note.on_contract": "on contract {contract}",
     "note.all_contracts": "all twelve contracts laid",
-    # what is wild, the legend's sentence (``wild_rule``)
+    # what is wild, the legend's sentence (``wild_rule_said``)
     "rule.wild.none": "none",
     "rule.wild.jokers": "jokers",
     "rule.wild.dummy": "twos and jokers",
