@@ -298,7 +298,7 @@ class GameDisplay(Generic[V]):
         self.variant = variant
 
     wild_rule: ClassVar[str] = "none"  # the legend's sentence on what is wild
-    round_head: ClassVar[str] = "#"  # the sheet's round column
+    round_head: ClassVar[Words] = "#"  # the sheet's round column ("Deal": a sentence)
     round_word: ClassVar[str] = "round"  # what the table calls a round ("deal": Contract, Rummy)
     card_hint: ClassVar[str] = "K 7 JK"  # how a hand of cards is typed
     #: The round form's words for who went out and the hands (Gin: who knocked, both

@@ -17,7 +17,7 @@ from .pool_terms import drops_left
 
 
 class PoolDisplay(GameDisplay[Variant]):
-    round_head = "Deal"
+    round_head = say("word.deal.head")
     round_word = "deal"
     wild_rule = "printed jokers and every card of the deal's cut rank; both count 0 in hand"
     card_hint = "K 7 JK — JK and the deal's wild rank count 0"

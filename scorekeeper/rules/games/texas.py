@@ -22,7 +22,7 @@ class TexasDisplay(GameDisplay["Texas"]):
         "twos, jokers and the round's rank (Threes in round 1 ... Kings in round 11); the "
         "round's rank counts 20 in hand"
     )
-    round_head = "Wild"
+    round_head = say("sheet.column.wild")
     setup_hint = (
         "A dime is paid to whoever goes out only while the pot still holds a full one; the "
         "lowest total after round 11 takes the rest."
