@@ -107,9 +107,10 @@ def make_heading(
     date: str | None,
     marks: Sequence[Fact] = (),
 ) -> Heading:
-    title = " ".join(title.split()) or variant.title
+    name = said(variant.title_said)  # "Vegas Rummy" in the documents' language
+    title = " ".join(title.split()) or name
     # "Game 2" gets the variant beside it; "Vegas Rummy" or "Vegas Rummy, table 2" does not.
-    subtitle = None if variant.title.casefold() in title.casefold() else variant.title
+    subtitle = None if name.casefold() in title.casefold() else name
     return Heading(
         title=title,
         subtitle=subtitle,

@@ -127,6 +127,12 @@ def _who_won_what(s: Standings) -> str:
     )  # fmt: skip
 
 
+def _title(title: str, s: Standings) -> str:
+    """A game's title as the documents say it: the variant's name ("Vegas Rummy", the
+    engine's English the services hand on) in the documents' language, else as given."""
+    return said(s.variant.title_said) if title in ("", s.variant.title) else title
+
+
 def _game_money(games: Sequence[tuple[str, Standings]]) -> tuple[list[GameMoney], list[str]]:
     money = []
     unsettled = []
@@ -143,11 +149,16 @@ def _game_money(games: Sequence[tuple[str, Standings]]) -> tuple[list[GameMoney]
             )  # fmt: skip
             unsettled.append(_(
                 "%(game)s, in progress after %(rounds)s (its pot of %(pot)s is left out)",
-                game=title or s.variant.title, rounds=rounds, pot=pot,
+                game=_title(title, s), rounds=rounds, pot=pot,
             ))  # fmt: skip
         money.append(
             GameMoney(
-                i, title or s.variant.title, s.variant.title, s.finished, status, pot_summary(s)
+                i,
+                _title(title, s),
+                said(s.variant.title_said),
+                s.finished,
+                status,
+                pot_summary(s),
             )
         )
     return money, unsettled

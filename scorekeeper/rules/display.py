@@ -299,7 +299,7 @@ class GameDisplay(DisplayWords, Generic[V]):
         self.variant = variant
 
     # The round form's words, what is wild, the help page: ``DisplayWords``.
-    round_head: ClassVar[str] = "#"  # the sheet's round column
+    round_head: ClassVar[Words] = "#"  # the sheet's round column ("Deal": a sentence)
     round_word: ClassVar[str] = "round"  # what the table calls a round ("deal": Contract, Rummy)
     #: The words for each way the players may agree to split the pot (Pool).
     split_labels: ClassVar[Mapping[str, str]] = {}

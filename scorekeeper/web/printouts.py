@@ -20,7 +20,6 @@ from ..reports import (
     summary_pdf,
 )
 from ..reports.pdf import render_summary_text as summary_text
-from ..rules import get_variant
 from .games import game_or_404
 from .games.blueprint import stamp_or_404, with_stamp
 from .nights import night_or_404, night_summary
@@ -36,7 +35,7 @@ def _pdf(body: bytes, filename: str) -> Response:
 
 def _labels(stamp: services.GameStamp) -> dict[str, Any]:
     return {
-        "title": get_variant(stamp.variant).title,
+        "title": "",  # the game's name, in the keeper's language (reports.common.make_heading)
         "night_name": stamp.night_name,
         "date": stamp.played_on.isoformat(),
     }

@@ -45,7 +45,7 @@ MAX_DEALS = len(DEAL_CONTRACTS)
 
 
 class ContractDisplay(GameDisplay["Contract"]):
-    round_head = "Deal"
+    round_head = say("word.deal.head")
     round_word = "deal"
     wild_key = "jokers"
     setup_hint = (

@@ -140,7 +140,7 @@ def gin_tally(rounds: Sequence[RoundResult], names: Sequence[str], settings: Set
 
 
 class GinDisplay(GameDisplay["Gin"]):
-    round_head = "Hand"
+    round_head = say("word.hand.head")
     round_word = "hand"
     card_hint = "K 7 A"
     out_key = "knocked"  # who knocked, both deadwoods, nobody: a wash

@@ -17,7 +17,7 @@ from .pool_terms import drops_left
 
 
 class PoolDisplay(GameDisplay[Variant]):
-    round_head = "Deal"
+    round_head = say("word.deal.head")
     round_word = "deal"
     wild_key = "pool"
     split_labels: ClassVar[Mapping[str, str]] = {

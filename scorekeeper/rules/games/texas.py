@@ -19,7 +19,7 @@ from ..variant import DeckAdvice, Variant, face_values
 
 class TexasDisplay(GameDisplay["Texas"]):
     wild_key = "texas"
-    round_head = "Wild"
+    round_head = say("sheet.column.wild")
     setup_hint = (
         "A dime is paid to whoever goes out only while the pot still holds a full one; the "
         "lowest total after round 11 takes the rest."
