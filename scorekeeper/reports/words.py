@@ -96,6 +96,10 @@ CONTEXTS = {
     "sheet.column.wild": "sheet column",  # web/refusals_sheets.py
     "sheet.column.how": "sheet column",
     "round.nobody.went_out": "round form choice",  # web/refusals_display.py
+    **{
+        f"marker.{key}": "Pool hand marker"
+        for key in ("drop", "middle_drop", "full_count", "wrong_show")
+    },
 }
 
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .cards import JOKER, MAX_CARDS_IN_HAND, RANKS, WILD, normalise_code
+from .errors import Said, say
 from .rounds import MAX_HAND_POINTS, Hand
 
 #: The card codes in the order they are listed (A first), whatever a game counts them.
@@ -61,29 +62,36 @@ def hand_tokens(text: str | None) -> list[str]:
     return [normalise_code(t) for t in _SEPARATORS.split(text or "") if t]
 
 
+class HandRefused(ValueError):
+    """A hand that cannot be read, as an engine sentence (``said``: a page says it in its
+    reader's language, web/refusals.py); its text is the English."""
+
+    def __init__(self, said: Said) -> None:
+        super().__init__(said.english)
+        self.said = said
+
+
 def parse_hand_text(text: str | None, card_codes: frozenset[str]) -> int | list[str]:
-    """A hand as typed: points, a sum or the cards left. Raises ValueError with a
+    """A hand as typed: points, a sum or the cards left. Raises HandRefused with a
     sentence to show."""
     raw = (text or "").strip()
     if not raw:
-        raise ValueError("give the points left in the hand (0 if none)")
+        raise HandRefused(say("typed.empty"))
     if _POINTS.fullmatch(raw):
         total = sum(int(part) for part in raw.split("+"))
         if total > MAX_HAND_POINTS:
-            raise ValueError(f"{total} points is more than any hand can hold")
+            raise HandRefused(say("typed.too_many_points", total=total))
         return total
     if raw.startswith("-"):
-        raise ValueError("points cannot be negative")
+        raise HandRefused(say("typed.negative"))
     if re.fullmatch(r"[\d\s+]+", raw) and re.search(r"\d{6}", raw):
-        raise ValueError(f"that is more points than any hand can hold (at most {MAX_HAND_POINTS})")
+        raise HandRefused(say("typed.far_too_many_points", most=MAX_HAND_POINTS))
     tokens = hand_tokens(raw)
     if tokens and all(t in card_codes for t in tokens):
         return tokens
     bad = next((t for t in tokens if t not in card_codes), raw)
     examples = " ".join(c for c in ("A", "2", "10", "J", "Q", "K", "JK", "W") if c in card_codes)
-    raise ValueError(
-        f"{bad[:12]!r} is not points or a card: type 12, 10+7, or cards like {examples}"
-    )
+    raise HandRefused(say("typed.not_a_hand", typed=repr(bad[:12]), examples=examples))
 
 
 def parse_hand_field(
@@ -96,14 +104,14 @@ def parse_hand_field(
     list, read strictly: every word must be a card code of the variant, and a lone ``7``
     is the seven, never 7 points. Once the keeper has typed over it the two differ and
     the typed text wins, read by :func:`parse_hand_text` (``12``, ``10+7``, ``K 7 JK``).
-    Raises ValueError with a sentence to show."""
+    Raises HandRefused with a sentence to show."""
     cards = hand_tokens(tapped)
     if not cards or cards != hand_tokens(text):
         return parse_hand_text(text, card_codes)
     bad = next((c for c in cards if c not in card_codes), None)
     if bad is not None:
         known = " ".join(c for c in CARD_ORDER if c in card_codes)
-        raise ValueError(f"{bad[:12]!r} is not a card of this game: tap or type {known}")
+        raise HandRefused(say("typed.not_a_card", card=repr(bad[:12]), cards=known))
     return cards
 
 

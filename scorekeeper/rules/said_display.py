@@ -9,6 +9,11 @@ the same ids), the printed sheets in the keeper's (``reports/words.py`` ``said``
 from __future__ import annotations
 
 DISPLAY: dict[str, str] = {
+    # Pool's hand markers, the round form's buttons (``HandMarker.label_said``)
+    "marker.drop": "Drop",
+    "marker.middle_drop": "Middle",
+    "marker.full_count": "Full",
+    "marker.wrong_show": "Wrong show",
     # the round form (``GameDisplay.out_key``: "went_out", or Gin's "knocked")
     "round.who.went_out": "Who went out? Then each hand",
     "round.who.knocked": "Who knocked? Then both deadwoods",

@@ -77,6 +77,13 @@ PLAY: dict[str, str] = {
         "{markers} (got {value})"
     ),
     "hand.twice": "two hands are given for {player}",
+    # a hand as the round form's field has it (rules/hands.py, HandRefused)
+    "typed.empty": "give the points left in the hand (0 if none)",
+    "typed.too_many_points": "{total} points is more than any hand can hold",
+    "typed.negative": "points cannot be negative",
+    "typed.far_too_many_points": "that is more points than any hand can hold (at most {most})",
+    "typed.not_a_hand": "{typed} is not points or a card: type 12, 10+7, or cards like {examples}",
+    "typed.not_a_card": "{card} is not a card of this game: tap or type {cards}",
     # rules/display.py: the pot's split, the marks' legend, what is wild, the banner
     "pot.winner_takes_all": "winner takes all",
     "pot.place.1": "1st {percent}",

@@ -47,6 +47,11 @@ class HandMarker:
     short: str
     points: int
 
+    @property
+    def label_said(self) -> Said:
+        """The round form's button in the reader's words (rules/said_display.py)."""
+        return say(f"marker.{self.key}")
+
 
 def join_terms(in_contention: Iterable[tuple[int, int]], buy_in_cents: int) -> tuple[int, int]:
     """Vegas late join: what a newcomer pays (minor units) and the total they start at,

@@ -9,6 +9,10 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext as _lp
 
 DISPLAY = {
+    "marker.drop": _lp("Pool hand marker", "Drop"),
+    "marker.middle_drop": _lp("Pool hand marker", "Middle"),
+    "marker.full_count": _lp("Pool hand marker", "Full"),
+    "marker.wrong_show": _lp("Pool hand marker", "Wrong show"),
     "round.who.went_out": _l("Who went out? Then each hand"),
     "round.who.knocked": _l("Who knocked? Then both deadwoods"),
     "round.out.went_out": _l("went out"),

@@ -74,6 +74,16 @@ PLAY = {
         "of %(markers)s (got %(value)s)"
     ),
     "hand.twice": _l("two hands are given for %(player)s"),
+    "typed.empty": _l("give the points left in the hand (0 if none)"),
+    "typed.too_many_points": _l("%(total)s points is more than any hand can hold"),
+    "typed.negative": _l("points cannot be negative"),
+    "typed.far_too_many_points": _l(
+        "that is more points than any hand can hold (at most %(most)s)"
+    ),
+    "typed.not_a_hand": _l(
+        "%(typed)s is not points or a card: type 12, 10+7, or cards like %(examples)s"
+    ),
+    "typed.not_a_card": _l("%(card)s is not a card of this game: tap or type %(cards)s"),
     "pot.winner_takes_all": _l("winner takes all"),
     "pot.place.1": _l("1st %(percent)s"),
     "pot.place.2": _l("2nd %(percent)s"),

@@ -113,11 +113,11 @@ def test_the_round_page_gives_its_scripts_the_words_for_a_round(keeper, client):
 
 def test_the_help_pages_readings_in_german_and_hindi(client):
     de = squash(text_of(client.get("/help", headers=GERMAN)))
-    assert "Wertung bei Gin Rummy:" in de and "Nachkaufen bei Vegas" in de
+    assert "Wertung bei Gin-Rommé:" in de and "Nachkaufen bei Vegas" in de
     assert "Gin Rummy scoring" not in de and "Vegas re-buy" not in de
     assert "Pool Rummy split" not in de and "Dummy end" not in de
     hi = squash(text_of(client.get("/help", headers=HINDI)))
-    assert "Gin Rummy के अंक:" in hi and "Vegas में री-बाय" in hi and "Pool Rummy में बँटवारा:" in hi
+    assert "जिन रमी के अंक:" in hi and "वेगास में री-बाय" in hi and "पूल रमी में बँटवारा:" in hi
     assert "Gin Rummy scoring" not in hi and "Texas dimes" not in hi
     en = squash(text_of(client.get("/help")))
     assert "Gin Rummy scoring: exactly two players." in en and "Vegas re-buy is the default" in en

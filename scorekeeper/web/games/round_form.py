@@ -23,7 +23,7 @@ from ...rules.hands import parse_hand_field
 from ...rules.questions import Answers, Choice, Question
 from ...rules.table import RoundSeat
 from ..fields import VersionedForm, options
-from ..refusals import said_text
+from ..refusals import refusal_text, said_text
 
 #: The fields that belong to a seat ("hand-3"), the questions' among them.
 BY_SEAT = frozenset({"hand", "cards", "contract", "expiry", "marker", "rejoin"})
@@ -82,7 +82,7 @@ class HandField(TextField):
         try:
             hand = parse_hand_field(self.data, cards, variant.card_codes)
         except ValueError as exc:
-            raise StopValidation(f"{self.player.name}: {exc}") from None
+            raise StopValidation(f"{self.player.name}: {refusal_text(exc)}") from None
         self.hand = hand
 
 

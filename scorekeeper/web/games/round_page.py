@@ -25,6 +25,7 @@ from ...rules.table import RoundSeat, counting_order, round_seats
 from ...services import ledger
 from .. import offline
 from .round_form import INCOMPLETE, RoundForm, round_form_class
+from .words import words_text
 
 
 @dataclass
@@ -187,7 +188,7 @@ class RoundEntry:
             variant=variant,
             next_round=upcoming,
             dealt=None if upcoming else this.dealer,
-            banner=variant.display.banner(this, settings),
+            banner=[words_text(w) for w in variant.display.banner_said(this, settings)],
             card_values=variant.card_values(self.number, settings),
             # The counter's keys in one order in every game (A first), whatever they count.
             card_order=[c for c in CARD_ORDER if c in variant.card_codes],
