@@ -310,7 +310,9 @@ def _games_by_id(
     for s in finished:
         for name, amount in s.pot.balances.items():
             if name not in person:
-                raise RecordError(f"{name} plays in {s.variant.title} but is not on {night.name}")
+                said = say("ledger.not_on_night", name=name, game=s.variant.title_said,
+                           night=night.name)  # fmt: skip
+                raise RecordError(said)
             nets[person[name]] = nets.get(person[name], 0) + amount
     rounded = round_by(nets, night.settle_unit or 1, names.__getitem__)
     return nets, {i: rounded[i] - nets[i] for i in nets if rounded[i] != nets[i]}

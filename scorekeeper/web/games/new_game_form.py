@@ -326,7 +326,9 @@ class NewGameForm(OneTimeForm):
             return False
         refused = self.game_variant.players_refused(len(names)) if len(names) >= 2 else None
         if refused is not None:  # Gin: exactly two
-            self.general.append(_("%(refused)s: give seats to two players only.", refused=refused))
+            self.general.append(
+                _("%(refused)s: give seats to two players only.", refused=said_text(refused))
+            )
             return False
         dealer = self.first_dealer.data or ""
         if dealer and name_key(dealer) not in {name_key(n) for n in names}:
