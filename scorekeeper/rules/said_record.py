@@ -54,8 +54,13 @@ RECORD: dict[str, str] = {
     # services/games.py: an import, a new game
     "import.currency": "the record is in {currency} but this night is in {night}",
     "games.most": "a night holds at most {most} games: start another night",
+    "games.other_currency": "this game is in {currency} but the night is in {night}",
+    "games.one_person": (
+        "{other} and {name} are one person on tonight's list ({listed}): each person takes one seat"
+    ),
     # services/ledger.py
     "ledger.not_on_night": "{name} plays in {game} but is not on {night}",
+    "ledger.other_currency": "game {number} is played in {currency}, the night in {night}",
     # services/rounds.py: the last round, a joiner
     "rounds.none_to_remove": "there is no round to remove",
     "joins.choose": "Choose who joins, or type a new name.",

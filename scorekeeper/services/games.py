@@ -110,7 +110,7 @@ def _checked_record(
     record = GameRecord.from_json(data)
     if record.settings.currency != night.currency and "currency" in settings:
         raise RecordError(
-            f"this game is in {record.settings.currency} but the night is in {night.currency}",
+            say("games.other_currency", currency=record.settings.currency, night=night.currency),
             field="currency",
         )
     return _in_night_spelling(night, record, replay(record))
@@ -144,8 +144,7 @@ def _in_night_spelling(
         other = seen.setdefault(name_key(spelled[name]), name)
         if other != name:
             raise RecordError(
-                f"{other} and {name} are one person on tonight's list ({spelled[name]}): "
-                "each person takes one seat",
+                say("games.one_person", other=other, name=name, listed=spelled[name]),
                 player=name,
                 field="players",
             )

@@ -370,8 +370,9 @@ def night_book(night: Night, *, games: list[tuple[str, Standings]] | None = None
     for i, s in enumerate(finished, 1):
         if s.pot.currency != night.currency:
             raise RecordError(
-                f"game {i} is played in {s.pot.currency}, the night in {night.currency}"
-            )
+                say("ledger.other_currency", number=i, currency=s.pot.currency,
+                    night=night.currency)
+            )  # fmt: skip
     nets, rounding = _games_by_id(night, finished, names)
     part = {i: nets[i] + rounding.get(i, 0) for i in nets}
     plan, acted = _plan(lines, part, names)

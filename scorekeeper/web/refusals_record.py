@@ -47,7 +47,15 @@ RECORD = {
     "night_record.game": _l("game %(number)s: %(refusal)s"),
     "import.currency": _l("the record is in %(currency)s but this night is in %(night)s"),
     "games.most": _l("a night holds at most %(most)s games: start another night"),
+    "games.other_currency": _l("this game is in %(currency)s but the night is in %(night)s"),
+    "games.one_person": _l(
+        "%(other)s and %(name)s are one person on tonight's list (%(listed)s): each person "
+        "takes one seat"
+    ),
     "ledger.not_on_night": _l("%(name)s plays in %(game)s but is not on %(night)s"),
+    "ledger.other_currency": _l(
+        "game %(number)s is played in %(currency)s, the night in %(night)s"
+    ),
     "rounds.none_to_remove": _l("there is no round to remove"),
     "joins.choose": _l("Choose who joins, or type a new name."),
     "joins.the_name": _l("the name"),

@@ -148,3 +148,18 @@ def test_a_settlement_refusal_is_said_in_spanish(app: Flask):
     assert said == (
         "la partida 2 (Rummy multijugador) no ha terminado: su bote de $15.00 aún no se ha pagado"
     )
+
+
+def test_two_players_who_are_one_person_are_refused_in_german(app, client):
+    keeper = keeping_in(client, "de")
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    record = {**GAME_OVER, "players": ["Ann", "Ann.", "Bob"], "rounds": []}
+    status, page = imported(keeper, night, record)
+    assert status == 422
+    assert (
+        "Nicht importiert: Ann und Ann. sind auf der Liste von heute Abend dieselbe Person "
+        "(Ann): jede Person bekommt nur einen Platz"
+    ) in page
+    absent(page, ["are one person on tonight's list", "each person takes one seat"])
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == 0
