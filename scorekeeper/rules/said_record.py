@@ -58,6 +58,11 @@ RECORD: dict[str, str] = {
     "games.one_person": (
         "{other} and {name} are one person on tonight's list ({listed}): each person takes one seat"
     ),
+    # services/accounts/checks.py: an account file that is not one
+    "account_file.too_large": "the file is larger than {size}",
+    "account_file.not_zip": "that is not a Scorekeeper account file (a zip file)",
+    "account_file.games": "the file holds more than {most} games",
+    "account_file.format": "this is not a {wanted} file (its format is {value})",
     # services/ledger.py
     "ledger.not_on_night": "{name} plays in {game} but is not on {night}",
     "ledger.other_currency": "game {number} is played in {currency}, the night in {night}",

@@ -52,6 +52,10 @@ RECORD = {
         "%(other)s and %(name)s are one person on tonight's list (%(listed)s): each person "
         "takes one seat"
     ),
+    "account_file.too_large": _l("the file is larger than %(size)s"),
+    "account_file.not_zip": _l("that is not a Scorekeeper account file (a zip file)"),
+    "account_file.games": _l("the file holds more than %(most)s games"),
+    "account_file.format": _l("this is not a %(wanted)s file (its format is %(value)s)"),
     "ledger.not_on_night": _l("%(name)s plays in %(game)s but is not on %(night)s"),
     "ledger.other_currency": _l(
         "game %(number)s is played in %(currency)s, the night in %(night)s"

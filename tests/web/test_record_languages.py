@@ -5,6 +5,7 @@ is said in the reader's language."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -163,3 +164,16 @@ def test_two_players_who_are_one_person_are_refused_in_german(app, client):
     absent(page, ["are one person on tonight's list", "each person takes one seat"])
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Game)) == 0
+
+
+def test_a_file_that_is_not_an_account_file_is_refused_in_hindi(client):
+    keeper = keeping_in(client, "hi")
+    _, hidden = keeper.form("/account/import")
+    page = keeper.client.post(
+        "/account/import",
+        data={**hidden, "file": (io.BytesIO(b"not a zip at all"), "account.zip")},
+        content_type="multipart/form-data",
+    )
+    assert page.status_code == 422
+    assert "यह Scorekeeper की अकाउंट फ़ाइल (zip फ़ाइल) नहीं है" in text_of(page)
+    absent(text_of(page), ["that is not a Scorekeeper account file"])
