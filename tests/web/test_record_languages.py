@@ -177,3 +177,17 @@ def test_a_file_that_is_not_an_account_file_is_refused_in_hindi(client):
     assert page.status_code == 422
     assert "यह Scorekeeper की अकाउंट फ़ाइल (zip फ़ाइल) नहीं है" in text_of(page)
     absent(text_of(page), ["that is not a Scorekeeper account file"])
+
+
+def test_a_joiner_refused_in_french(client):
+    keeper = keeping_in(client, "fr")
+    night = keeper.night(["Ann", "Bob", "Cy"])
+    game = keeper.game(night, "vegas", ["Ann", "Bob", "Cy"])
+    assert keeper.enter(game, "Ann", {"Bob": 20, "Cy": 30}).status_code == 302
+    nobody = keeper.post_form(
+        f"/games/{game}/join", {"action": "add", "new_name": "", "person": ""}
+    )
+    assert "Choisissez qui rejoint la partie, ou tapez un nouveau nom." in text_of(nobody)
+    gone = keeper.post_form(f"/games/{game}/join", {"action": "cancel", "name": "Zed"})
+    assert "Zed ne rejoint pas la partie à la prochaine manche." in text_of(gone)
+    absent(text_of(nobody) + text_of(gone), ["Choose who joins", "is not joining next round"])
