@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import NotJson, RecordError
+from .errors import NotJson, RecordError, say
 from .names import clean_name, name_key
 from .rounds import MAX_PLAYERS, MIN_PLAYERS, PlayerSpec, Round, parse_round
 from .settings import MAX_ROUNDS, Settings
@@ -70,17 +70,17 @@ def parse_game(data: Any) -> GameRecord:
     """A decoded JSON game record, checked in the order a person reads it: the format,
     the game and its settings, the players, the first dealer, the rounds."""
     if not isinstance(data, Mapping):
-        raise RecordError("a game record must be a JSON object")
+        raise RecordError(say("game_record.object"))
     fmt = data.get("format", GAME_FORMAT)
     if fmt != GAME_FORMAT:
-        raise RecordError(f"format must be {GAME_FORMAT!r} (got {fmt!r})")
+        raise RecordError(say("game_record.format", wanted=repr(GAME_FORMAT), value=repr(fmt)))
     unknown = set(data) - {"format", "variant", "settings", "players", "first_dealer", "rounds"}
     if unknown:
-        raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the game record")
+        raise RecordError(say("game_record.unknown_key", key=repr(sorted(unknown)[0])))
     variant_name = data.get("variant")
     if not isinstance(variant_name, str) or variant_name not in VARIANTS:
         raise RecordError(
-            f"unknown variant {variant_name!r}: use one of {', '.join(VARIANTS)}",
+            say("game_record.variant", value=repr(variant_name), choices=", ".join(VARIANTS)),
             field="variant",
         )
     variant = get_variant(variant_name)
@@ -88,9 +88,7 @@ def parse_game(data: Any) -> GameRecord:
     if raw_settings is None:
         raw_settings = {}
     if not isinstance(raw_settings, Mapping):
-        raise RecordError(
-            "settings must be an object of setting names and values", field="settings"
-        )
+        raise RecordError(say("settings.object"), field="settings")
     settings = variant.parse_settings(raw_settings)
     players = _parse_players(data.get("players"), variant, settings)
     return GameRecord(
@@ -107,15 +105,15 @@ def _parse_players(
 ) -> tuple[PlayerSpec, ...]:
     """The players in seat order: names (or ``{"name", "handicap"}``), unique by name key."""
     if not isinstance(raw_players, list):
-        raise RecordError("players must be a list of names in seat order", field="players")
+        raise RecordError(say("game_record.players_list"), field="players")
     if len(raw_players) < MIN_PLAYERS:
         raise RecordError(
-            f"a game needs at least {MIN_PLAYERS} players (got {len(raw_players)})",
+            say("game_record.players_few", least=MIN_PLAYERS, count=len(raw_players)),
             field="players",
         )
     if len(raw_players) > MAX_PLAYERS:
         raise RecordError(
-            f"a game takes at most {MAX_PLAYERS} players (got {len(raw_players)})",
+            say("game_record.players_many", most=MAX_PLAYERS, count=len(raw_players)),
             field="players",
         )
     refused = variant.players_refused(len(raw_players))
@@ -128,21 +126,21 @@ def _parse_players(
         if isinstance(raw, Mapping):
             extra = set(raw) - {"name", "handicap"}
             if extra:
-                raise RecordError(f"player {i}: unknown key {sorted(extra)[0]!r}")
+                key = repr(sorted(extra)[0])
+                raise RecordError(say("game_record.player_key", number=i, key=key))
             handicap = raw.get("handicap", 0)
             raw = raw.get("name")
-        name = clean_name(raw, what=f"player {i}")
+        name = clean_name(raw, what=say("game_record.player", number=i))
         if name_key(name) in seen:
             raise RecordError(
-                f"two players are called {seen[name_key(name)]!r} (names must differ, "
-                "ignoring capitals)",
+                say("game_record.players_twice", name=repr(seen[name_key(name)])),
                 player=name,
                 field="players",
             )
         seen[name_key(name)] = name
         if isinstance(handicap, bool) or not isinstance(handicap, int) or handicap < 0:
             raise RecordError(
-                f"{name}'s handicap must be a whole number of points, 0 or more (got {handicap!r})",
+                say("game_record.handicap", name=name, value=repr(handicap)),
                 player=name,
             )
         variant.check_handicap(name, handicap, settings)
@@ -157,16 +155,16 @@ def _parse_first_dealer(first_dealer: Any, players: tuple[PlayerSpec, ...]) -> s
     seen = {name_key(p.name): p.name for p in players}
     if not isinstance(first_dealer, str) or name_key(first_dealer) not in seen:
         raise RecordError(
-            f"first_dealer {first_dealer!r} is not one of the players", field="first_dealer"
+            say("game_record.first_dealer", value=repr(first_dealer)), field="first_dealer"
         )
     return seen[name_key(first_dealer)]
 
 
 def _parse_rounds(raw_rounds: Any, variant: Variant) -> tuple[Round, ...]:
     if not isinstance(raw_rounds, list):
-        raise RecordError("rounds must be a list", field="rounds")
+        raise RecordError(say("game_record.rounds_list"), field="rounds")
     if len(raw_rounds) > MAX_ROUNDS:
-        raise RecordError(f"a game holds at most {MAX_ROUNDS} rounds (got {len(raw_rounds)})")
+        raise RecordError(say("game_record.rounds_many", most=MAX_ROUNDS, count=len(raw_rounds)))
     return tuple(
         parse_round(raw, number=i, variant=variant.name, card_codes=variant.card_codes)
         for i, raw in enumerate(raw_rounds, 1)
@@ -178,12 +176,12 @@ def read_json(text: str) -> Any:
     hostile nesting, a number of thousands of digits, nothing at all) is a RecordError
     in words (``NotJson`` for bad syntax)."""
     if not text.strip():
-        raise RecordError("paste a game record or choose a file")
+        raise RecordError(say("game_record.empty"))
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise NotJson(f"{exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     except RecursionError:
-        raise RecordError("the record is nested too deeply") from None
+        raise RecordError(say("game_record.too_deep")) from None
     except ValueError:  # Python refuses to read a number of thousands of digits
-        raise RecordError("a number in the record is too long") from None
+        raise RecordError(say("game_record.number_long")) from None

@@ -198,7 +198,7 @@ def _card_order(code: str) -> int:
 def _names(raw: Any, *, number: int, key: str) -> tuple[str, ...]:
     if not isinstance(raw, list):
         raise RecordError(say("record.names_list", key=key), round=number, field=key)
-    names = tuple(clean_name(n, what=f"a name in {key}") for n in raw)
+    names = tuple(clean_name(n, what=say("game_record.name_in", key=key)) for n in raw)
     keys = [name_key(n) for n in names]
     if len(set(keys)) != len(keys):
         raise RecordError(say("record.names_twice", key=key), round=number, field=key)

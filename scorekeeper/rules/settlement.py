@@ -91,9 +91,7 @@ def fewest_by(people: Mapping[K, int], rank: Callable[[K], str]) -> list[tuple[K
     pair is one transfer at most.
     """
     if sum(people.values()) != 0:
-        raise RecordError(
-            f"the balances do not settle: they add up to {sum(people.values())} cents, not 0"
-        )
+        raise RecordError(say("settlement.sum_off", cents=sum(people.values())))
     open_ = sorted(((n, a) for n, a in people.items() if a), key=lambda na: (rank(na[0]), na[1]))
     groups = _zero_sum_groups(open_) if len(open_) <= EXACT_LIMIT else _greedy_groups(open_)
     transfers: list[tuple[K, K, int]] = []
@@ -201,7 +199,7 @@ def round_by(people: Mapping[K, int], unit: int, rank: Callable[[K], str]) -> di
     if unit <= 1:
         return dict(people)
     if sum(people.values()) != 0:
-        raise RecordError("the balances do not settle: they do not add up to 0")
+        raise RecordError(say("settlement.not_zero"))
 
     def nearest(amount: int) -> int:
         q, r = divmod(abs(amount), unit)
@@ -237,18 +235,19 @@ def settle(
     games = list(standings)
     for i, s in enumerate(games, 1):
         if not s.finished:
-            raise RecordError(
-                f"game {i} ({s.variant.title}) is not finished: its pot of "
-                f"{format_money(s.pot.total, s.pot.currency)} has not been paid out"
-            )
+            money = format_money(s.pot.total, s.pot.currency)
+            game = s.variant.title_said
+            raise RecordError(say("settlement.unfinished", number=i, game=game, money=money))
         if s.pot.currency != currency:
-            raise RecordError(f"game {i} is played in {s.pot.currency} but the night in {currency}")
+            raise RecordError(
+                say("settlement.currency", number=i, currency=s.pot.currency, night=currency)
+            )
     from_games = net_by_person(s.pot.balances for s in games)
     rounded = round_to_unit(from_games, unit)
     rounding = {n: rounded[n] - from_games[n] for n in rounded if rounded[n] != from_games[n]}
     moved = {n: a for n, a in (ledger or {}).items() if a}
     if sum(moved.values()) != 0:
-        raise RecordError("the ledger does not balance: what was paid is not what was received")
+        raise RecordError(say("settlement.ledger"))
     people = net_by_person([rounded, moved])
     return Settlement(
         currency,
@@ -264,23 +263,33 @@ def settle(
 def parse_night(data: Any) -> tuple[str, list[Standings]]:
     """Parse and replay a night record: its currency and each game's standings."""
     if not isinstance(data, Mapping):
-        raise RecordError("a night record must be a JSON object")
+        raise RecordError(say("night_record.object"))
     if data.get("format") != NIGHT_FORMAT:
-        raise RecordError(f"format must be {NIGHT_FORMAT!r} (got {data.get('format')!r})")
+        raise RecordError(
+            say("game_record.format", wanted=repr(NIGHT_FORMAT), value=repr(data.get("format")))
+        )
     unknown = set(data) - {"format", "currency", "games", "name", "date"}
     if unknown:
-        raise RecordError(f"unknown key {sorted(unknown)[0]!r} in the night record")
+        raise RecordError(say("night_record.unknown_key", key=repr(sorted(unknown)[0])))
     currency = data.get("currency", "USD")
     games = data.get("games")
     if not isinstance(games, list):
-        raise RecordError("games must be a list of game records")
+        raise RecordError(say("night_record.games"))
     standings = []
     for i, game in enumerate(games, 1):
         try:
             standings.append(replay(GameRecord.from_json(game)))
         except RecordError as exc:
-            raise RecordError(f"game {i}: {exc}") from exc
+            raise RecordError(say("night_record.game", number=i, refusal=_in_round(exc))) from exc
     return currency, standings
+
+
+def _in_round(exc: RecordError) -> Said | str:
+    """A refusal as its text says it: its sentence, after the round it names."""
+    said = exc.said if exc.said is not None else exc.detail
+    if exc.round is None:
+        return said
+    return say("game_record.in_round", number=exc.round, refusal=said)
 
 
 def settle_night(data: Any) -> Settlement:

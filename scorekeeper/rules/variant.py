@@ -134,7 +134,7 @@ class Variant:
     #: A round nobody went out of may leave its hands out (Gin: a wash scores nothing).
     wash_without_hands: ClassVar[bool] = False
 
-    def players_refused(self, count: int) -> str | None:
+    def players_refused(self, count: int) -> Said | None:
         """Why the game cannot be played by ``count`` players (Gin: exactly two), or None
         (the record's own limits, 2 to 20, hold for every game)."""
         return None

@@ -25,10 +25,10 @@ from ..rules import (
     name_key,
     replay,
 )
+from ..rules.errors import say
 from ..rules.record import read_json
 from ..rules.seating import seating
 from .base import (
-    Refused,
     check_fresh,
     commit_change,
     commit_created,
@@ -37,6 +37,7 @@ from .base import (
 )
 from .nights import MAX_GAMES_PER_NIGHT, find_or_add_person
 from .regulars import add_missing_regulars, night_spellings
+from .said_night import refuse
 from .state import mark_changed
 
 
@@ -109,7 +110,7 @@ def _checked_record(
     record = GameRecord.from_json(data)
     if record.settings.currency != night.currency and "currency" in settings:
         raise RecordError(
-            f"this game is in {record.settings.currency} but the night is in {night.currency}",
+            say("games.other_currency", currency=record.settings.currency, night=night.currency),
             field="currency",
         )
     return _in_night_spelling(night, record, replay(record))
@@ -143,8 +144,7 @@ def _in_night_spelling(
         other = seen.setdefault(name_key(spelled[name]), name)
         if other != name:
             raise RecordError(
-                f"{other} and {name} are one person on tonight's list ({spelled[name]}): "
-                "each person takes one seat",
+                say("games.one_person", other=other, name=name, listed=spelled[name]),
                 player=name,
                 field="players",
             )
@@ -159,7 +159,7 @@ def _in_night_spelling(
 
 def _check_room_for_games(night: Night) -> None:
     if len(night.games) >= MAX_GAMES_PER_NIGHT:
-        raise Refused(f"a night holds at most {MAX_GAMES_PER_NIGHT} games: start another night")
+        raise refuse("games.most", most=MAX_GAMES_PER_NIGHT)
 
 
 @transaction
@@ -194,9 +194,8 @@ def import_game(night: Night, text: str, *, user: User, submission: str | None) 
     data = read_json(text)
     record = GameRecord.from_json(data)
     if record.settings.currency != night.currency:
-        raise RecordError(
-            f"the record is in {record.settings.currency} but this night is in {night.currency}"
-        )
+        currency = record.settings.currency
+        raise RecordError(say("import.currency", currency=currency, night=night.currency))
     given = frozenset((data.get("settings") or {}) if isinstance(data, dict) else {})
     return create_game(
         night,

@@ -310,7 +310,9 @@ def _games_by_id(
     for s in finished:
         for name, amount in s.pot.balances.items():
             if name not in person:
-                raise RecordError(f"{name} plays in {s.variant.title} but is not on {night.name}")
+                said = say("ledger.not_on_night", name=name, game=s.variant.title_said,
+                           night=night.name)  # fmt: skip
+                raise RecordError(said)
             nets[person[name]] = nets.get(person[name], 0) + amount
     rounded = round_by(nets, night.settle_unit or 1, names.__getitem__)
     return nets, {i: rounded[i] - nets[i] for i in nets if rounded[i] != nets[i]}
@@ -368,8 +370,9 @@ def night_book(night: Night, *, games: list[tuple[str, Standings]] | None = None
     for i, s in enumerate(finished, 1):
         if s.pot.currency != night.currency:
             raise RecordError(
-                f"game {i} is played in {s.pot.currency}, the night in {night.currency}"
-            )
+                say("ledger.other_currency", number=i, currency=s.pot.currency,
+                    night=night.currency)
+            )  # fmt: skip
     nets, rounding = _games_by_id(night, finished, names)
     part = {i: nets[i] + rounding.get(i, 0) for i in nets}
     plan, acted = _plan(lines, part, names)

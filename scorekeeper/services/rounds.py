@@ -18,13 +18,15 @@ from ..models import (
     User,
 )
 from ..rules import Standings, name_key, replay, table
+from ..rules.errors import say
 from ..rules.names import MAX_NAME_LENGTH, clean_name
 from ..rules.plan import Open, Planned, plan, propose, unanswered
 from ..rules.questions import Answers
 from ..rules.rounds import join_name
-from .base import Refused, check_fresh, commit_change, transaction
+from .base import check_fresh, commit_change, transaction
 from .nights import find_or_add_person
 from .regulars import night_spellings
+from .said_night import refuse
 from .state import append_round, keep_saved, mark_changed, standings_for
 
 
@@ -165,7 +167,7 @@ def remove_last_round(
     game_id = game.id
     check_fresh(game, expected_version, submission)
     if not game.rounds:
-        raise Refused("there is no round to remove")
+        raise refuse("rounds.none_to_remove")
     row = game.rounds[-1]
     number = row.number
     record = standings_for(game).record
@@ -246,8 +248,8 @@ def add_joiner(
     RecordError with a sentence, Conflict."""
     standings = standings_for(game)
     if not raw_name.strip():
-        raise Refused("Choose who joins, or type a new name.")
-    name = clean_name(raw_name, what="the name")
+        raise refuse("joins.choose")
+    name = clean_name(raw_name, what=say("joins.the_name"))
     name = night_spellings(game.night, [name])[name]  # "ann." is Ann if the night has her
     entry = table.planned_join(standings, game.pending_joins, name, after)
     _set_pending_joins(game, [*game.pending_joins, entry], expected_version, user)
@@ -258,7 +260,7 @@ def add_joiner(
 def cancel_joiner(game: Game, name: str, *, expected_version: int | None, user: User) -> None:
     key = name_key(name)
     if not any(name_key(join_name(n)) == key for n in game.pending_joins):
-        raise Refused(f"{name[:MAX_NAME_LENGTH]} is not joining next round.")
+        raise refuse("joins.not_joining", name=name[:MAX_NAME_LENGTH])
     waiting = [n for n in game.pending_joins if name_key(join_name(n)) != key]
     # Whoever was to sit after the one who no longer joins sits after the last seat.
     waiting = [

@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 from ..models import User, utcnow
 from ..services import AlreadySent, accounts
 from .auth_forms import AccountImportForm, DeleteAccountForm
+from .refusals import refusal_text
 
 bp = Blueprint("accounts", __name__)
 
@@ -59,7 +60,7 @@ def import_account() -> Response | tuple[str, int]:
         flash(_("That file was already imported (sent twice): here it is, once."), "info")
         return redirect(url_for("home.index"))
     except accounts.ImportRefused as exc:
-        refused = _("Not imported, nothing was changed: %(refusal)s.", refusal=str(exc))
+        refused = _("Not imported, nothing was changed: %(refusal)s.", refusal=refusal_text(exc))
         return _import_page(form, refused, 422)
     flash(_("Imported %(what)s.", what=done), "success")
     return redirect(url_for("home.index"))

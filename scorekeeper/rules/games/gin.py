@@ -340,9 +340,9 @@ class Gin(Variant):
     out_has_hand = True
     wash_without_hands = True
 
-    def players_refused(self, count: int) -> str | None:
+    def players_refused(self, count: int) -> Said | None:
         if count != 2:
-            return f"Gin Rummy is played by exactly two players (got {count})"
+            return say("game_record.gin_two", count=count)
         return None
 
     def check_handicap(self, name: str, handicap: int, settings: Settings) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from flask import current_app
 
 from ...rules import GameRecord, RecordError, name_key, replay
+from ...rules.errors import say
 from ...rules.money import CURRENCIES, LOCALES, rounding_steps
 from ...rules.record import read_json
 from ...rules.seating import Seating, seating
@@ -56,14 +57,14 @@ def _unpacked(data: bytes) -> tuple[Any, dict[int, Any]]:
     """The manifest and the game records of a zip file, each JSON read and bounded."""
     limit = int(current_app.config["ACCOUNT_IMPORT_MAX_BYTES"])
     if len(data) > limit:
-        raise ImportRefused(f"the file is larger than {_size(limit)}")
+        raise ImportRefused(say("account_file.too_large", size=_size(limit)))
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
     except (zipfile.BadZipFile, ValueError, EOFError):
-        raise ImportRefused("that is not a Scorekeeper account file (a zip file)") from None
+        raise ImportRefused(say("account_file.not_zip")) from None
     if len(infos) > MAX_GAMES + 1:
-        raise ImportRefused(f"the file holds more than {MAX_GAMES} games")
+        raise ImportRefused(say("account_file.games", most=MAX_GAMES))
     names = [info.filename for info in infos]
     if len(set(names)) != len(names):
         raise ImportRefused("the file holds two parts of the same name")
@@ -115,7 +116,9 @@ def check_file(data: bytes) -> Plan:
          "ledger"),
     )  # fmt: skip
     if top.get("format") != FORMAT:
-        raise ImportRefused(f"this is not a {FORMAT} file (its format is {top.get('format')!r})")
+        raise ImportRefused(
+            say("account_file.format", wanted=FORMAT, value=repr(top.get("format")))
+        )
     # The cheap checks first (every row, time, id and reference), the games' replays last.
     plan = Plan()
     plan.regulars = _check_regulars(_list(top.get("regulars"), "regulars", MAX_REGULARS))

@@ -10,13 +10,20 @@ from typing import Any
 
 from ...models import as_utc, utcnow
 from ...rules import RecordError
+from ...rules.errors import Said
 from ...rules.names import clean_name
 
 EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)  # no time the app stores is older
 
 
 class ImportRefused(ValueError):
-    """The file is not restored: the message is a sentence saying what is wrong."""
+    """The file is not restored: the message is a sentence saying what is wrong. Given as
+    a ``Said``, ``said`` keeps it for a page to say in its reader's language; ``str(exc)``
+    is the English either way."""
+
+    def __init__(self, message: str | Said) -> None:
+        self.said = message if isinstance(message, Said) else None
+        super().__init__(message.english if isinstance(message, Said) else message)
 
 
 def _fail(where: str, what: str) -> ImportRefused:

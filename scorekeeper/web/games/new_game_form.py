@@ -31,7 +31,7 @@ from ...rules.names import MAX_NAME_LENGTH, clean_name
 from ...rules.rounds import MAX_PLAYERS
 from ...rules.settings import SettingSpec
 from ..fields import TOO_LONG, MoneyField, OneTimeForm, WholeRange, options
-from ..refusals import said_text
+from ..refusals import refusal_text, said_text
 
 
 # -------------------------------------------------------------------- fields by kind ---
@@ -326,7 +326,9 @@ class NewGameForm(OneTimeForm):
             return False
         refused = self.game_variant.players_refused(len(names)) if len(names) >= 2 else None
         if refused is not None:  # Gin: exactly two
-            self.general.append(_("%(refused)s: give seats to two players only.", refused=refused))
+            self.general.append(
+                _("%(refused)s: give seats to two players only.", refused=said_text(refused))
+            )
             return False
         dealer = self.first_dealer.data or ""
         if dealer and name_key(dealer) not in {name_key(n) for n in names}:
@@ -352,9 +354,10 @@ class NewGameForm(OneTimeForm):
         """Show a refusal of the engine next to the setting it is about, or above."""
         target = self._fields.get(exc.field or "") if exc.field else None
         if target is not None and exc.field in self.game_variant.setting_keys:
-            target.errors = [*target.errors, exc.detail]
+            detail = said_text(exc.said) if exc.said is not None else exc.detail
+            target.errors = [*target.errors, detail]
         else:
-            self.general.append(str(exc))
+            self.general.append(refusal_text(exc))
 
     @property
     def all_errors(self) -> bool:

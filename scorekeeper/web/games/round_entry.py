@@ -25,6 +25,7 @@ from ...services.regulars import regulars_of
 from .. import offline
 from ..changes import attempt
 from ..fields import ConfirmForm, checked_whole, new_submission, options
+from ..refusals import refusal_text
 from .blueprint import bp, game_or_404, with_stamp
 from .forms import JoinForm
 from .round_form import INCOMPLETE
@@ -281,6 +282,6 @@ def _joined(game: Game, s: Standings, form: JoinForm) -> bool:
         flash(_("The game changed on another phone; check and try again."), "error")
         return False
     except (RecordError, services.Refused) as exc:
-        form.new_name.errors.append(str(exc))
+        form.new_name.errors.append(refusal_text(exc))
         return False
     return True
