@@ -13,19 +13,15 @@ and the plan of who pays whom is kept put while money is recorded against it
 payment, carry out or write-off reduces the transfer it was made against, and the plan is
 drawn again over what is left only when the games change or an entry fits none of its
 transfers, and the page says why). People are regulars by id from the games' seats to the
-pages; names are only shown. Nothing derived is
-stored: :func:`night_book` works it out from the games and the entries every time, so a
-payment stays paid and a carried debt stays carried whatever happens to the night's games
-or rounding afterwards; only what is still to pay moves.
+pages; names are only shown. Nothing derived is stored: :func:`night_book` works it out
+every time, so a payment stays paid and a carry carried whatever happens afterwards.
 
 A carry counts while both of its nights do: deleting either night puts the debt back where
 it was (the source keeps it when the target goes; nobody is charged a debt from a night
 that is gone), and restoring it puts the carry back in force. Carries only go forward, to
 a night played later (by date, then by order of creation), so a debt can never come back
 to the night it left.
-
-What people record (payments, write-offs, carries, undos) goes through
-:mod:`scorekeeper.services.settle`.
+What people record (payments, write-offs, carries, undos) goes through services.settle.
 """
 
 from __future__ import annotations
@@ -44,6 +40,7 @@ from ..rules.settlement import round_by
 from .nights import night_games
 from .payments import PayOption, pay_options
 from .plan_moved import PlanMoved, carried_in_said, edits_between
+from .regulars import merged_since
 from .said_night import night_where
 
 PAYMENT, CARRY, WRITE_OFF = payplan.PAYMENT, payplan.CARRY, payplan.WRITE_OFF
@@ -319,13 +316,17 @@ def _games_by_id(
 
 
 def _basis(
-    part: dict[str, int] | None, carried: list[EntryLine], before: int
+    part: dict[str, int] | None, carried: list[EntryLine], before: int, through: dict[int, int]
 ) -> dict[int, int] | None:
     """The balances the plan was drawn from when entry ``before`` was recorded: the games'
-    part it kept, and the debts carried in (and counting now) recorded before it."""
+    part it kept (a regular merged away since counts as the one it went into: ``through``),
+    and the debts carried in (and counting now) recorded before it."""
     if part is None:
         return None
-    basis = {int(k): v for k, v in part.items()}
+    basis: dict[int, int] = {}
+    for key, value in part.items():
+        regular = through.get(int(key), int(key))
+        basis[regular] = basis.get(regular, 0) + value
     for line in carried:
         if line.entry.id < before:
             _move(basis, line.entry.payer_id, line.entry.payee_id, -line.entry.amount)
@@ -344,10 +345,11 @@ def _plan(
     acted = sorted(
         (x for k in ("pay", "out", "off") for x in lines[k] if x.counts), key=lambda x: x.entry.id
     )
+    through = merged_since({int(k) for x in acted for k in (x.entry.games_part or {})} - set(names))
     recorded = [
         payplan.Recorded(
             x.entry.kind, x.entry.payer_id, x.entry.payee_id, x.entry.amount,
-            _basis(x.entry.games_part, carried, x.entry.id),
+            _basis(x.entry.games_part, carried, x.entry.id, through),
         )
         for x in acted
     ]  # fmt: skip

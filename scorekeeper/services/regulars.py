@@ -400,3 +400,15 @@ def set_handles(regular: Regular, handles: Sequence[tuple[str, str]]) -> None:
     for position, (kind, value) in enumerate(cleaned):
         regular.handles.append(PaymentHandle(kind=kind, value=value, position=position))
     commit_plain()
+
+
+def merged_since(regular_ids: set[int]) -> dict[int, int]:
+    """Regulars merged into another since (``merged_into_id`` is kept one hop), by id."""
+    if not regular_ids:
+        return {}
+    rows = db.session.execute(
+        select(Regular.id, Regular.merged_into_id).where(
+            Regular.id.in_(regular_ids), Regular.merged_into_id.is_not(None)
+        )
+    )
+    return {rid: into for rid, into in rows if into is not None}

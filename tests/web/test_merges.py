@@ -221,3 +221,32 @@ UPDATE regulars SET merged_into_id = 2 WHERE id = 3;
 INSERT INTO people (id, night_id, name, name_key, regular_id) VALUES
   (1, 1, 'X', 'x', 1), (2, 1, 'Y', 'y', 2), (3, 1, 'Z', 'z', 3), (4, 1, 'W', 'w', 4)
 """
+
+
+def test_a_payment_recorded_before_a_merge_keeps_the_payout_page(app, client):
+    """Found by the stateful test: a payment keeps the games' balances the plan was drawn
+    from, by regular id; merging the payer's regular into another one left that id behind
+    and the payout page failed (a KeyError, a 500). The merged-away regular counts as the
+    one it went into, and the payment stays paid."""
+    from tests.web.test_games import play_texas
+    from tests.web.test_plan_stays_put import transfer_form
+
+    keeper = Keeper(client)
+    keeper.signup()
+    night = keeper.night(["Ann", "Bob", "Cy"], name="One")
+    play_texas(keeper, keeper.game(night, "texas", ["Ann", "Bob", "Cy"]))
+    keeper.night(["Robert", "Dee"], name="Two")
+    ids = regular_ids(client)
+    page = client.get(f"/nights/{night}/payout").get_data(as_text=True)
+    payer = next(p for p in ("Ann", "Bob", "Cy") if f'name="payer" value="{ids[p]}"' in page)
+    payee = next(p for p in ("Ann", "Bob", "Cy") if p != payer and f'value="{ids[p]}"' in page)
+    whole = transfer_form(keeper, night, ids[payer], ids[payee], part=False)
+    assert client.post(whole.action, data=whole.values()).status_code == 302
+    paid = text_of(client.get(f"/nights/{night}/payout"))
+    r = keeper.post_form("/regulars", {"keep": ids["Robert"], "gone": ids[payer]},
+                         action="/regulars/merge")  # fmt: skip
+    assert r.status_code == 302
+    after = client.get(f"/nights/{night}/payout")
+    assert after.status_code == 200
+    line = f"{payer} paid {payee}"
+    assert line in paid and line in text_of(after)  # the payment stays paid

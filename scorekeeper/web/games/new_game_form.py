@@ -311,14 +311,14 @@ class NewGameForm(OneTimeForm):
         seats_ok = self.seating.validate()
         if self.new_player.data and self.new_player.data.strip() and not self.new_player.errors:
             try:
-                name = clean_name(self.new_player.data, what="the new player's name")
+                name = clean_name(self.new_player.data, what=_("the new player's name"))
                 if name_key(name) in self._people:
                     raise RecordError(
                         _("%(name)s is already on tonight's list: give them a seat", name=name)
                     )
                 self.seating.players.append((name, 0))
             except RecordError as exc:
-                self.new_player.errors = [str(exc)]
+                self.new_player.errors = [refusal_text(exc)]
                 return False
         names = [n for n, _ in self.seating.players]
         if len(names) > MAX_PLAYERS:
@@ -332,7 +332,7 @@ class NewGameForm(OneTimeForm):
             return False
         dealer = self.first_dealer.data or ""
         if dealer and name_key(dealer) not in {name_key(n) for n in names}:
-            self.first_dealer.errors = [f"{dealer} is not playing in this game."]
+            self.first_dealer.errors = [_("%(dealer)s is not playing in this game.", dealer=dealer)]
             return False
         if not dealer and len(names) >= 2:
             self.first_dealer.data = random.choice(names)  # "draw for it"
