@@ -12,6 +12,7 @@ from typing import TypeAlias
 
 from .said_night import ENGLISH_NIGHT
 from .said_play import PLAY
+from .said_questions import QUESTIONS
 from .said_sheets import SHEETS
 
 #: The engine's sentences in English, by message id; ``{name}`` is a parameter. Every id
@@ -47,6 +48,7 @@ ENGLISH: dict[str, str] = {
 }
 ENGLISH.update(PLAY)  # the words around a game (rules/said_play.py)
 ENGLISH.update(SHEETS)  # the printed sheets' words (rules/said_sheets.py)
+ENGLISH.update(QUESTIONS)  # what the keeper is asked before a save (rules/said_questions.py)
 
 #: What a sentence's parameter may be: text shown as it is (a setting's key, a name as
 #: typed), a whole number, a list of whole numbers ("1, 2 or 3"), or a sentence itself.

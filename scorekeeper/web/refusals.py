@@ -18,6 +18,7 @@ from flask_babel import lazy_gettext as _l
 from ..rules.errors import Param, RecordError, Said, english
 from .refusals_night import ENGINE_NIGHT
 from .refusals_play import PLAY
+from .refusals_questions import QUESTIONS
 from .refusals_sheets import SHEETS
 
 ENGINE = {
@@ -50,6 +51,7 @@ ENGINE = {
 }
 ENGINE.update(PLAY)  # the words around a game (web/refusals_play.py)
 ENGINE.update(SHEETS)  # the printed sheets' words (web/refusals_sheets.py)
+ENGINE.update(QUESTIONS)  # what the keeper is asked before a save (web/refusals_questions.py)
 
 
 def said_text(said: Said) -> str:

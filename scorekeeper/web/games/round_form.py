@@ -23,6 +23,7 @@ from ...rules.hands import parse_hand_field
 from ...rules.questions import Answers, Choice, Question
 from ...rules.table import RoundSeat
 from ..fields import VersionedForm, options
+from ..refusals import said_text
 
 #: The fields that belong to a seat ("hand-3"), the questions' among them.
 BY_SEAT = frozenset({"hand", "cards", "contract", "expiry", "marker", "rejoin"})
@@ -293,9 +294,9 @@ def round_form_class(
     for question in questions:
         for ask in question.asks:
             if isinstance(ask, Choice):
-                choices = options([(o.value, o.label) for o in ask.options])
+                choices = options([(o.value, said_text(o.label)) for o in ask.options])
                 fields[ask.name] = RadioField(ask.name, choices=choices, default=ask.default)
             else:
-                fields[ask.name] = StringField(ask.label, default="")
+                fields[ask.name] = StringField(said_text(ask.label), default="")
     attrs = {"standings": s, "players": players, "questions": questions, **fields}
     return type("GameRoundForm", (RoundForm,), attrs)
