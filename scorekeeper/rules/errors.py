@@ -13,6 +13,7 @@ from typing import TypeAlias
 from .said_display import DISPLAY
 from .said_night import ENGLISH_NIGHT
 from .said_play import PLAY
+from .said_questions import QUESTIONS
 from .said_record import RECORD
 from .said_sheets import SHEETS
 
@@ -51,6 +52,7 @@ ENGLISH.update(PLAY)  # the words around a game (rules/said_play.py)
 ENGLISH.update(SHEETS)  # the printed sheets' words (rules/said_sheets.py)
 ENGLISH.update(DISPLAY)  # the round form's, notes, wild and help words (rules/said_display.py)
 ENGLISH.update(RECORD)  # a record's refusals, read and settled (rules/said_record.py)
+ENGLISH.update(QUESTIONS)  # what the keeper is asked before a save (rules/said_questions.py)
 
 #: What a sentence's parameter may be: text shown as it is (a setting's key, a name as
 #: typed), a whole number, a list of whole numbers ("1, 2 or 3"), or a sentence itself.

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import RecordError, say
+from .errors import RecordError, Said, say
 from .names import name_key
 from .questions import (
     Answers,
@@ -125,7 +125,7 @@ class Open:
     errors of answers given, by field, or the rule the change breaks."""
 
     questions: tuple[Question, ...]
-    errors: Mapping[str, str]
+    errors: Mapping[str, Said]  # by field: what is wrong with an answer given
     refusal: RecordError | None = None
 
     @property
@@ -159,7 +159,7 @@ def _plan(
     else:
         preview = replay(base.with_rounds([*base.rounds[: number - 1], probe]))
     seats = _seats(preview if appends else before)
-    errors: dict[str, str] = {}
+    errors: dict[str, Said] = {}
     codes = before.variant.card_codes
 
     dropping = _drops(preview, number, typed, seats, answers, errors, asked)
@@ -224,7 +224,7 @@ def _drops(
     typed: Round,
     seats: Mapping[str, int],
     answers: Answers,
-    errors: dict[str, str],
+    errors: dict[str, Said],
     asked: list[Question],
 ) -> tuple[str, ...] | None:
     """Vegas: who drops out in round ``number``, asked of the keeper for each player who
@@ -246,7 +246,7 @@ def _rejoins(
     typed: Round,
     seats: Mapping[str, int],
     answers: Answers,
-    errors: dict[str, str],
+    errors: dict[str, Said],
     asked: list[Question],
 ) -> tuple[str, ...] | None:
     """Pool: who rejoins after round ``number``, asked of the keeper when someone reached

@@ -2,19 +2,24 @@
 
 A question says what it asks in words and fields (:class:`Item`: a sentence and at most
 one :class:`Choice` or :class:`HandBox`), so a page can show any question the same way (one
-fieldset a question) and read its answers back by field name. A question that only tells
+fieldset a question) and read its answers back by field name. Every word is an engine
+sentence (a ``Said``, ids in ``rules/said_questions.py``): the page says it in its reader's
+language, the command line and the API in English. A question that only tells
 (``confirms``) is answered once the keeper has seen it: the page sends the keys of the
 questions it showed (``Answers.seen``), and a key changes whenever what the question says
-changes, so a confirmation of something else never counts. A new question (Pool's rejoin,
-Gin's knock) is one more class here and its place in :func:`scorekeeper.rules.plan.plan`.
+changes, so a confirmation of something else never counts. A key is made of numbers
+(rounds, seats, totals), never of words, so it means the same in every language. A new
+question (Pool's rejoin, Gin's knock) is one more class here and its place in
+:func:`scorekeeper.rules.plan.plan`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from .errors import Param, Said, say
 from .hands import hand_text, parse_hand_field
 from .money import format_money
 from .names import name_key
@@ -25,7 +30,7 @@ from .state import RejoinOffer
 @dataclass(frozen=True, slots=True)
 class Option:
     value: str
-    label: str
+    label: Said
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +48,7 @@ class HandBox:
     round ``round``."""
 
     name: str  # the form field
-    label: str
+    label: Said
     round: int
     player: str
 
@@ -56,8 +61,8 @@ class Item:
     """One line of a question: ``lead`` said first (in bold), then ``text``, then what it
     asks, if anything (a line that asks nothing is listed)."""
 
-    lead: str = ""
-    text: str = ""
+    lead: Said | None = None
+    text: Said | None = None
     ask: Ask | None = None
 
 
@@ -84,28 +89,34 @@ class Question:
         raise NotImplementedError
 
     @property
-    def legend(self) -> str:
+    def legend(self) -> Said:
         raise NotImplementedError
 
     @property
-    def hint(self) -> str:
-        return ""
+    def hint(self) -> Said | None:
+        return None
 
     @property
     def items(self) -> tuple[Item, ...]:
         raise NotImplementedError
 
     @property
+    def words(self) -> tuple[Said, ...]:
+        """The question's lines (each one's lead, then its text), for a round sent from
+        the phone's queue."""
+        return tuple(w for i in self.items for w in (i.lead, i.text) if w is not None)
+
+    @property
     def sentence(self) -> str:
-        """The question in words, for a round sent from the phone's queue."""
-        return " ".join(f"{i.lead} {i.text}".strip() for i in self.items)
+        """The question in English words."""
+        return " ".join(w.english for w in self.words)
 
     @property
     def asks(self) -> tuple[Ask, ...]:
         return tuple(i.ask for i in self.items if i.ask is not None)
 
     def read(
-        self, answers: Answers, card_codes: frozenset[str], errors: dict[str, str]
+        self, answers: Answers, card_codes: frozenset[str], errors: dict[str, Said]
     ) -> dict[str, str | Hand] | None:
         """The answers by field (a choice's value, a hand), or None while the question is
         still open; a wrong or missing answer given is put in ``errors`` by field."""
@@ -127,17 +138,19 @@ class Question:
 
 
 def _read_hand(
-    ask: HandBox, raw: str | None, card_codes: frozenset[str], errors: dict[str, str]
+    ask: HandBox, raw: str | None, card_codes: frozenset[str], errors: dict[str, Said]
 ) -> Hand | None:
     if raw is None:  # not asked yet
         return None
     if not raw.strip():
-        errors[ask.name] = f"Round {ask.round}: give {ask.player}'s hand."
+        errors[ask.name] = say("question.give_hand", number=ask.round, player=ask.player)
         return None
     try:
         hand = parse_hand_field(raw, None, card_codes)
     except ValueError as exc:
-        errors[ask.name] = f"Round {ask.round}: {ask.player}: {exc}"
+        errors[ask.name] = say(
+            "question.bad_hand", number=ask.round, player=ask.player, problem=str(exc)
+        )
         return None
     return tuple(hand) if isinstance(hand, list) else hand
 
@@ -170,37 +183,32 @@ class RebuyOrDrop(Question):
         return f"rebuy-or-drop:{self.round}:" + ",".join(str(x.seat) for x in self.players)
 
     @property
-    def legend(self) -> str:
-        return "Expired this round"
+    def legend(self) -> Said:
+        return say("question.expired")
 
     @property
     def items(self) -> tuple[Item, ...]:
         return tuple(self._item(x) for x in self.players)
 
     def _price(self, x: Expiry) -> str:
-        """ " for $1.00" and the like; nothing in a game with no stakes (never "$0.00")."""
-        return f" for {format_money(x.fee, self.currency)}" if x.fee else ""
+        """ "$1.00" and the like; nothing in a game with no stakes (never "$0.00")."""
+        return format_money(x.fee, self.currency) if x.fee else ""
 
     def _item(self, x: Expiry) -> Item:
-        price = self._price(x)
+        price, reset = self._price(x), x.reset
+        if price:
+            ask = say("question.rebuy_ask_price", price=price, reset=reset)
+            rebuy = say("question.rebuy_price", price=price, reset=reset)
+        else:
+            ask, rebuy = say("question.rebuy_ask", reset=reset), say("question.rebuy", reset=reset)
         return Item(
-            f"{x.name} reached {x.reached}.",
-            f"Re-buy{price} (back to {x.reset}) or drop out?",
+            say("question.reached", name=x.name, points=x.reached),
+            ask,
             Choice(
                 f"expiry-{x.seat}",
-                (
-                    Option("rebuy", f"Re-buy{price.replace(' for', '')}, back to {x.reset}"),
-                    Option("drop", "Drop out"),
-                ),
+                (Option("rebuy", rebuy), Option("drop", say("question.drop_out"))),
                 "drop" if x.dropping else "rebuy",
             ),
-        )
-
-    @property
-    def sentence(self) -> str:
-        return " ".join(
-            f"{x.name} reached {x.reached}: re-buy{self._price(x)} (back to {x.reset}) or drop out?"
-            for x in self.players
         )
 
     def offline(self) -> list[dict[str, str | int]]:
@@ -211,7 +219,7 @@ class RebuyOrDrop(Question):
                 "name": x.name,
                 "reached": x.reached,
                 "reset": x.reset,
-                "price": self._price(x).removeprefix(" for "),
+                "price": self._price(x),
                 "key": self.key,
             }
             for x in self.players
@@ -228,8 +236,8 @@ class LaterHand:
     seat: int
 
     @property
-    def label(self) -> str:
-        return f"{self.name} in round {self.round}"
+    def label(self) -> Said:
+        return say("question.later_hand", name=self.name, number=self.round)
 
 
 @dataclass(frozen=True)
@@ -250,15 +258,12 @@ class LaterHandsNeeded(Question):
         return list(dict.fromkeys(h.name for h in self.hands))
 
     @property
-    def legend(self) -> str:
-        return f"{' and '.join(self.names)} played on"
+    def legend(self) -> Said:
+        return say("question.played_on", names=spoken_list(self.names))
 
     @property
-    def hint(self) -> str:
-        return (
-            "Re-buying instead of dropping out keeps them in the game, so every later round "
-            "needs the hand they had: points, or cards such as K 7 W."
-        )
+    def hint(self) -> Said:
+        return say("question.later_hint")
 
     @property
     def items(self) -> tuple[Item, ...]:
@@ -300,21 +305,22 @@ class HandsThatGo(Question):
         return f"hands-that-go:{self.round}:" + ",".join(f"{h.round}.{h.seat}" for h in self.hands)
 
     @property
-    def legend(self) -> str:
+    def legend(self) -> Said:
         names = list(dict.fromkeys(h.name for h in self.hands))
-        return f"{' and '.join(names)} no longer {'play' if len(names) > 1 else 'plays'}"
+        if len(names) == 1:
+            return say("question.no_longer_plays", name=names[0])
+        return say("question.no_longer_play", names=spoken_list(names))
 
     @property
-    def hint(self) -> str:
-        return (
-            "Dropping out here takes these hands off the later rounds; every round after "
-            "this one is recomputed. Confirm and save to go ahead."
-        )
+    def hint(self) -> Said:
+        return say("question.gone_hint")
 
     @property
     def items(self) -> tuple[Item, ...]:
         return tuple(
-            Item(text=f"Round {h.round}: {h.name}'s hand of {hand_text(h.hand)}")
+            Item(
+                text=say("question.gone_hand", number=h.round, name=h.name, hand=hand_text(h.hand))
+            )
             for h in self.hands
         )
 
@@ -339,40 +345,42 @@ class RejoinOrOut(Question):
         return f"rejoin-or-out:{self.offer.round}:{allowed}:{seats}"
 
     @property
-    def legend(self) -> str:
-        return "Out this round"
+    def legend(self) -> Said:
+        return say("question.out_legend")
 
     @property
-    def hint(self) -> str:
+    def hint(self) -> Said | None:
         if self.offer.refusal:
-            return f"Nobody may rejoin: {self.offer.refusal}."
-        return ""
+            return say("question.nobody_rejoins", why=self.offer.refusal)
+        return None
 
     def _seat(self, name: str) -> int:
         return dict(self.seats)[name_key(name)]
 
     def _price(self) -> str:
         fee = self.offer.fee
-        return f" for {format_money(fee, self.currency)}" if fee else ""
+        return format_money(fee, self.currency) if fee else ""
 
     @property
     def items(self) -> tuple[Item, ...]:
         return tuple(self._item(name, reached) for name, reached in self.offer.players)
 
     def _item(self, name: str, reached: int) -> Item:
-        lead = f"{name} reached {reached}."
+        lead = say("question.reached", name=name, points=reached)
         if self.offer.refusal:
-            return Item(lead, f"Out: no rejoin, {self.offer.refusal}.")
-        back = self.offer.back_at
+            return Item(lead, say("question.out_no_rejoin", why=self.offer.refusal))
+        back, price = self.offer.back_at, self._price()
+        if price:
+            ask = say("question.rejoin_ask_price", price=price, back=back)
+            rejoin = say("question.rejoin_price", price=price, back=back)
+        else:
+            ask, rejoin = say("question.rejoin_ask", back=back), say("question.rejoin", back=back)
         return Item(
             lead,
-            f"Rejoin{self._price()} (back at {back}) or out?",
+            ask,
             Choice(
                 f"rejoin-{self._seat(name)}",
-                (
-                    Option("out", "Out"),
-                    Option("rejoin", f"Rejoin{self._price().replace(' for', '')}, back at {back}"),
-                ),
+                (Option("out", say("question.out")), Option("rejoin", rejoin)),
                 "rejoin" if name_key(name) in self.rejoining else "out",
             ),
         )
@@ -384,3 +392,14 @@ class RejoinOrOut(Question):
         return tuple(
             name for name, _ in self.offer.players if got[f"rejoin-{self._seat(name)}"] == "rejoin"
         )
+
+
+def spoken_list(items: Sequence[Param]) -> Param:
+    """Names or reasons in a line, as a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy"
+    (each language joins them its own way)."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    head: Param = items[0]
+    for item in items[1:-1]:
+        head = say("question.comma", first=head, next=item)
+    return say("question.and", first=head, last=items[-1])

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .errors import Said
 from .money import PAYMENTS_IN, Entry, EntryKind
 from .names import name_key
 
@@ -130,13 +131,13 @@ class GameState:
 class RejoinOffer:
     """Pool: the players out in a round and whether they may rejoin before the next: at
     ``back_at`` for ``fee`` (minor units), or ``refusal``, the reason they may not
-    ("Cy has 80, above 79")."""
+    ("Cy has 80, above 79", a sentence)."""
 
     round: int
     players: tuple[tuple[str, int], ...]  # (name, the total reached)
     back_at: int
     fee: int
-    refusal: str | None = None
+    refusal: Said | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,15 +36,19 @@ from ..rules.names import MAX_NAME_LENGTH
 MAX_ID = 2**31 - 1  # ids are INTEGER columns
 
 
-@functools.cache
 def locale_name(code: str) -> str:
     """A locale money may be written in, named in the reader's language."""
-    return Locale.parse(code).get_display_name(str(get_locale() or "en")) or code
+    return _locale_name(code, str(get_locale() or "en"))
+
+
+@functools.cache
+def _locale_name(code: str, reader: str) -> str:
+    return Locale.parse(code).get_display_name(reader) or code
 
 
 def locale_names() -> dict[str, str]:
     """Each locale a night's money may be written in, by its name in the reader's language
-    and how it writes a number ("German (Switzerland) · 1’234.50")."""
+    and how it writes a number ("German (Switzerland) · 1'234.50")."""
     return {
         code: f"{locale_name(code)} · {format_decimal(1234.5, format='#,##0.00', locale=code)}"
         for code in LOCALES

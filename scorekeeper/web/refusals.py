@@ -19,6 +19,7 @@ from ..rules.errors import Param, RecordError, Said, english
 from .refusals_display import DISPLAY
 from .refusals_night import ENGINE_NIGHT
 from .refusals_play import PLAY
+from .refusals_questions import QUESTIONS
 from .refusals_record import RECORD
 from .refusals_sheets import SHEETS
 
@@ -54,6 +55,7 @@ ENGINE.update(PLAY)  # the words around a game (web/refusals_play.py)
 ENGINE.update(SHEETS)  # the printed sheets' words (web/refusals_sheets.py)
 ENGINE.update(DISPLAY)  # the round form's, notes, wild and help words (web/refusals_display.py)
 ENGINE.update(RECORD)  # a record's refusals, read and settled (web/refusals_record.py)
+ENGINE.update(QUESTIONS)  # what the keeper is asked before a save (web/refusals_questions.py)
 
 
 def said_text(said: Said) -> str:

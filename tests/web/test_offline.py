@@ -166,7 +166,7 @@ def test_a_queued_round_stored_before_is_recognised_even_if_it_no_longer_fits(ke
     asked = queued(keeper, game, form, **typed)
     assert asked.status_code == 422
     assert asked.get_json()["refused"] == (
-        "Bob reached 105: re-buy for $2.00 (back to 30) or drop out? Choose on the form, then save."
+        "Bob reached 105. Re-buy for $2.00 (back to 30) or drop out? Choose on the form, then save."
     )
     dropped = client.post(
         f"/games/{game}/rounds/new",

@@ -207,7 +207,10 @@ class Pool(Variant):
             )
         if offer.refusal is not None:
             raise RecordError(
-                f"{who} cannot rejoin: {offer.refusal}", round=number, player=who, field="rejoins"
+                say("question.cannot_rejoin", name=who, why=offer.refusal),
+                round=number,
+                player=who,
+                field="rejoins",
             )
         player.in_contention = True
         player.dropped_round = None

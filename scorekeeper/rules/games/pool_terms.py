@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import say
+from ..questions import spoken_list
 from ..settings import Settings
 from ..state import EventKind, RejoinOffer
 
@@ -61,11 +63,11 @@ def offer_for(
     if not out or len(still_in) < 2:
         return None
     limit = settings.rejoin_limit
-    over = [f"{name} has {total}" for name, total in still_in if total > limit]
+    over = [say("question.has_total", name=n, total=t) for n, t in still_in if t > limit]
     return RejoinOffer(
         round=number,
         players=tuple(out),
         back_at=max(total for _, total in still_in) + 1,
         fee=settings.buy_in,
-        refusal=f"{' and '.join(over)}, above {limit}" if over else None,
+        refusal=say("question.above_limit", who=spoken_list(over), limit=limit) if over else None,
     )

@@ -284,9 +284,9 @@ def round_form_class(
     for question in questions:
         for ask in question.asks:
             if isinstance(ask, Choice):
-                choices = options([(o.value, o.label) for o in ask.options])
+                choices = options([(o.value, said_text(o.label)) for o in ask.options])
                 fields[ask.name] = RadioField(ask.name, choices=choices, default=ask.default)
             else:
-                fields[ask.name] = StringField(ask.label, default="")
+                fields[ask.name] = StringField(said_text(ask.label), default="")
     attrs = {"standings": s, "players": players, "questions": questions, **fields}
     return type("GameRoundForm", (RoundForm,), attrs)

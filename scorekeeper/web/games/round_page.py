@@ -24,6 +24,7 @@ from ...rules.questions import Question, RebuyOrDrop
 from ...rules.table import RoundSeat, counting_order, round_seats
 from ...services import ledger
 from .. import offline
+from ..refusals import said_text
 from .round_form import INCOMPLETE, RoundForm, round_form_class
 from .words import words_text
 
@@ -115,7 +116,7 @@ class RoundEntry:
         self.form = self.form.asking(planned.questions)
         if isinstance(planned, Planned):
             return 200
-        self.errors.update(planned.errors)
+        self.errors.update((name, said_text(said)) for name, said in planned.errors.items())
         if planned.refusal is not None:
             self.refuse(planned.refusal)
         return 200 if planned.asking else 422
@@ -241,7 +242,7 @@ def _not_saved(entry: RoundEntry, status: int) -> tuple[Response, int]:
     errors = dict(entry.errors)
     general = errors.pop("general", "")
     if status == 200 and entry.questions:  # asked before anything is saved
-        asks = " ".join(q.sentence for q in entry.questions)
+        asks = " ".join(said_text(w) for q in entry.questions for w in q.words)
         asked = [x for q in entry.questions if isinstance(q, RebuyOrDrop) for x in q.offline()]
         return offline.refused(_("%(asks)s Choose on the form, then save.", asks=asks), asked=asked)
     parts = [general] if general else []
