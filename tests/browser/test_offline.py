@@ -319,7 +319,7 @@ def test_an_expiry_waits_for_the_keepers_re_buy_or_drop(page: Page, live_server:
 
     page.context.set_offline(False)
     expect(page.locator(".pending-note")).to_contain_text(
-        "Round 2 was not saved: Bob reached 105: re-buy for $2.00 (back to 30) or drop out?"
+        "Round 2 was not saved: Bob reached 105. Re-buy for $2.00 (back to 30) or drop out?"
     )
     keeper.follow(keeper.link("Fix or discard round 2"))
     expect(keeper.hand_input("Bob")).to_have_value("45")

@@ -99,7 +99,7 @@ def test_a_refused_expiry_comes_back_with_its_question_and_no_zero_price(
     page.context.set_offline(False)
     note = page.locator(".pending-note")
     expect(note).to_contain_text(
-        "Round 2 was not saved: Bob reached 105: re-buy (back to 30) or drop out?"
+        "Round 2 was not saved: Bob reached 105. Re-buy (back to 30) or drop out?"
     )
     assert [row[0] for row in pending(page)] == ["2 not saved"]
     keeper.follow(keeper.link("Fix or discard round 2"))
