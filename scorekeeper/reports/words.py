@@ -105,19 +105,27 @@ CONTEXTS = {
 
 def said(words: str | Said) -> str:
     """An engine sentence (``rules.errors.Said``) in the documents' language, as a page
-    says it (web/refusals.py, whose catalog sentences are the engine's English with
-    ``%(name)s`` placeholders); text (a name, money) as it is. English is the engine's
+    says it (web/refusals.py ``said_text`` is this; its ``ENGINE`` lists the catalog
+    sentences, the engine's English with ``%(name)s`` placeholders, for extraction and
+    tests/test_catalogs.py); text (a name, money) as it is. English is the engine's
     own (``Said.english``), so the command line's documents stay word for word."""
     if not isinstance(words, Said):
         return words
     said_in = language()
     if said_in == SOURCE:
         return words.english
-    sentence = re.sub(r"\{(\w+)\}", r"%(\1)s", ENGLISH[words.id].replace("%", "%%"))
-    context = CONTEXTS.get(words.id)
+    sentence, context = _catalog_sentence(words.id)
     books = catalog(said_in)
     template = books.upgettext(context, sentence) if context else books.ugettext(sentence)
     return template % {name: _param(value, said_in) for name, value in words.params.items()}
+
+
+@functools.cache
+def _catalog_sentence(message_id: str) -> tuple[str, str | None]:
+    """An engine sentence as the catalogs keep it: its English with ``%(name)s`` for
+    ``{name}``, and its context, if any."""
+    english_ = ENGLISH[message_id].replace("%", "%%")
+    return re.sub(r"\{(\w+)\}", r"%(\1)s", english_), CONTEXTS.get(message_id)
 
 
 def _param(value: Param, said_in: str) -> str:

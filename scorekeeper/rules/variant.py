@@ -40,10 +40,10 @@ RoundInput = Literal[
 @dataclass(frozen=True, slots=True)
 class HandMarker:
     """A hand scored by what the player did instead of its cards (Pool: a drop): the
-    record's word, the round form's button, the sheet's mark and the points it scores."""
+    record's word, the sheet's mark and the points it scores; the round form's button is
+    ``label_said`` (``marker.<key>``)."""
 
     key: str
-    label: str
     short: str
     points: int
 

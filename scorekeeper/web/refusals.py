@@ -10,12 +10,11 @@ as it is."""
 
 from __future__ import annotations
 
-from babel.lists import format_list
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ..rules.errors import Param, RecordError, Said, english
+from ..reports.words import said as said_words
+from ..rules.errors import RecordError, Said
 from .refusals_display import DISPLAY
 from .refusals_night import ENGINE_NIGHT
 from .refusals_play import PLAY
@@ -59,20 +58,10 @@ ENGINE.update(QUESTIONS)  # what the keeper is asked before a save (web/refusals
 
 
 def said_text(said: Said) -> str:
-    """One of the engine's sentences in the reader's language."""
-    template = ENGINE.get(said.id)
-    if template is None:
-        return said.english
-    return str(template) % {name: _param(value) for name, value in said.params.items()}
-
-
-def _param(value: Param) -> str:
-    if isinstance(value, Said):
-        return said_text(value)
-    language = str(get_locale() or "en")
-    if isinstance(value, tuple) and language != "en":  # "1, 2 or 3" as the engine says
-        return format_list([str(n) for n in value], style="or", locale=language)
-    return english(value)
+    """One of the engine's sentences in the reader's language: the documents' renderer
+    (``reports.words.said``), which reads the request's language; one renderer for both,
+    so a page and a PDF never say a sentence two ways."""
+    return said_words(said)
 
 
 def refusal_text(exc: Exception) -> str:

@@ -124,10 +124,10 @@ class Pool(Variant):
 
     def hand_markers(self, settings: Settings) -> tuple[HandMarker, ...]:
         return (
-            HandMarker("drop", "Drop", "D", settings.first_drop),
-            HandMarker("middle_drop", "Middle", "MD", settings.middle_drop),
-            HandMarker("full_count", "Full", "FC", settings.full_count),
-            HandMarker("wrong_show", "Wrong show", "WS", settings.wrong_show),
+            HandMarker("drop", "D", settings.first_drop),
+            HandMarker("middle_drop", "MD", settings.middle_drop),
+            HandMarker("full_count", "FC", settings.full_count),
+            HandMarker("wrong_show", "WS", settings.wrong_show),
         )
 
     def hand_cap(self, settings: Settings) -> int | None:
