@@ -46,13 +46,20 @@ def _locale_name(code: str, reader: str) -> str:
     return Locale.parse(code).get_display_name(reader) or code
 
 
-def locale_names() -> dict[str, str]:
-    """Each locale a night's money may be written in, by its name in the reader's language
-    and how it writes a number ("German (Switzerland) · 1'234.50")."""
+@functools.cache
+def _locale_names(reader: str) -> dict[str, str]:
     return {
-        code: f"{locale_name(code)} · {format_decimal(1234.5, format='#,##0.00', locale=code)}"
+        code: f"{_locale_name(code, reader)} · "
+        f"{format_decimal(1234.5, format='#,##0.00', locale=code)}"
         for code in LOCALES
     }
+
+
+def locale_names() -> dict[str, str]:
+    """Each locale a night's money may be written in, by its name in the reader's language
+    and how it writes a number ("German (Switzerland) · 1'234.50"), worked out once a
+    language."""
+    return _locale_names(str(get_locale() or "en"))
 
 
 def locale_choices() -> list[SelectChoice]:
